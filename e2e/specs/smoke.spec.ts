@@ -1,0 +1,14 @@
+import { expect, test, trpcCall } from '../fixtures.ts';
+
+test('the app loads, lists flows and creates one', async ({ flowList, page, request }) => {
+  const seeded = await trpcCall<{ id: string }>(request, 'flows.create', { name: 'Seeded flow' });
+  await flowList.open();
+  await expect(flowList.rows().filter({ hasText: 'Seeded flow' })).toHaveCount(1);
+
+  await flowList.createFlow('Order paid → invoice');
+  await expect(page).toHaveURL(/\/flows\/flow_/);
+  expect(page.url()).not.toContain(seeded.id);
+
+  await flowList.open();
+  await expect(flowList.rows().filter({ hasText: 'Order paid → invoice' })).toHaveCount(1);
+});

@@ -1,0 +1,71 @@
+/**
+ * The HTTP process: web app, /trpc, /hooks, /healthz, and (unless told not to) the
+ * embedded worker. `createServer` only wires; `start` opens the port.
+ */
+import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { UserError } from './engine/errors.ts';
+import type { Env } from './env.ts';
+import { registerHealth } from './http/health.ts';
+import { registerStatic } from './http/static.ts';
+import { createServices, type Services } from './services.ts';
+import { appRouter, type AppRouter } from './trpc/router.ts';
+
+export interface ServerOptions {
+  env: Env;
+  /** Run the embedded worker (default: true). */
+  worker?: boolean;
+}
+
+export interface RunningServer {
+  url: string;
+  services: Services;
+  stop(): Promise<void>;
+}
+
+async function buildHttp(services: Services): Promise<FastifyInstance> {
+  const app = Fastify({ logger: false, bodyLimit: 1024 * 1024 });
+  registerHealth(app, services);
+  await app.register(fastifyTRPCPlugin, {
+    prefix: '/trpc',
+    trpcOptions: {
+      router: appRouter,
+      createContext: () => ({ services, user: 'admin' }),
+    } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
+  });
+  await registerStatic(app);
+  return app;
+}
+
+export function createServer(options: ServerOptions) {
+  return {
+    async start(): Promise<RunningServer> {
+      const { env } = options;
+      const services = await createServices(env);
+      const app = await buildHttp(services);
+      try {
+        await app.listen({ port: env.PORT, host: env.HOST });
+      } catch (error) {
+        await services.close();
+        if ((error as { code?: string }).code === 'EADDRINUSE') {
+          throw new UserError(`Port ${env.PORT} on ${env.HOST} is already in use; stop the other program or set PORT to a free port.`, { cause: error });
+        }
+        if ((error as { code?: string }).code === 'EADDRNOTAVAIL') {
+          throw new UserError(`This machine has no address ${env.HOST}; set HOST to one of its addresses (default 127.0.0.1).`, { cause: error });
+        }
+        throw error;
+      }
+      const address = app.server.address();
+      const port = typeof address === 'object' && address ? address.port : env.PORT;
+      const host = env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST;
+      return {
+        url: `http://${host}:${port}`,
+        services,
+        async stop() {
+          await app.close();
+          await services.close();
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * `onceflow <command>`. `start` and `migrate` work on the database directly; every other
+ * command talks to the running server at ONCEFLOW_URL. Errors end as one sentence and a
+ * non-zero exit code.
+ */
+import { parseArgs } from 'node:util';
+import { createServer } from './app.ts';
+import { createClient, explainClientError } from './cli/client.ts';
+import { exportFlow, importFlow, listFlows } from './cli/flows.ts';
+import { UserError } from './engine/errors.ts';
+import { readEnv } from './env.ts';
+import { openDatabase } from './store/db.ts';
+import { migrate } from './store/migrate.ts';
+
+const USAGE = `Usage: onceflow <command>
+
+  start [--no-worker]          run the server (and its worker) on PORT, HOST
+  migrate                      apply database migrations and exit
+  import <file> [--json]       import a flow document; prints its id and webhook URLs
+  export <flowId> [--version N]
+  flows list [--json]`;
+
+async function start(args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { 'no-worker': { type: 'boolean' } } });
+  const env = readEnv();
+  const server = await createServer({ env, worker: !values['no-worker'] }).start();
+  console.log(`Onceflow is running at ${server.url} (${server.services.db.description})`);
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await server.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+async function runMigrate(): Promise<void> {
+  const env = readEnv();
+  const db = await openDatabase(env.databaseUrl);
+  try {
+    const applied = await migrate(db);
+    console.log(applied.length ? `Applied ${applied.join(', ')} to ${db.description}.` : `${db.description} is up to date.`);
+  } finally {
+    await db.close();
+  }
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    strict: false,
+    options: { json: { type: 'boolean' }, version: { type: 'string' } },
+  });
+  const json = values.json === true;
+  switch (command) {
+    case 'start':
+      return start(rest);
+    case 'migrate':
+      return runMigrate();
+    case 'import':
+      if (!positionals[0]) throw new UserError('Name the flow file to import: onceflow import <file>.');
+      return importFlow(createClient(), positionals[0], json);
+    case 'export':
+      if (!positionals[0]) throw new UserError('Name the flow to export: onceflow export <flowId>.');
+      return exportFlow(createClient(), positionals[0], values.version ? Number(values.version) : undefined);
+    case 'flows':
+      if (positionals[0] !== 'list') throw new UserError('Did you mean `onceflow flows list`?');
+      return listFlows(createClient(), json);
+    case undefined:
+    case 'help':
+    case '--help':
+      console.log(USAGE);
+      return;
+    default:
+      throw new UserError(`Unknown command "${command}".\n${USAGE}`);
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  const explained = explainClientError(error);
+  if (explained instanceof UserError) {
+    console.error(explained.message);
+  } else {
+    console.error(`Onceflow stopped because of an unexpected error: ${explained.stack ?? explained.message}`);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,54 @@
+import { readFileSync } from 'node:fs';
+import { UserError } from '../engine/errors.ts';
+import { serverUrl, type Client } from './client.ts';
+
+export function readJsonFile(path: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    throw new UserError(`The file ${path} cannot be read; check the path.`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new UserError(`The file ${path} is not valid JSON (${(error as Error).message}).`);
+  }
+}
+
+export async function importFlow(client: Client, path: string, json: boolean): Promise<void> {
+  const document = readJsonFile(path);
+  const result = await client.flows.import.mutate({ document });
+  const base = serverUrl();
+  const webhooks = result.triggers
+    .filter((trigger) => trigger.kind === 'trigger.webhook')
+    .map((trigger) => ({ nodeId: trigger.nodeId, url: `${base}/hooks/${trigger.hookId}` }));
+  if (json) {
+    console.log(JSON.stringify({ id: result.id, version: result.version, webhooks }, null, 2));
+    return;
+  }
+  console.log(result.id);
+  for (const webhook of webhooks) console.log(`webhook ${webhook.nodeId}: ${webhook.url}`);
+  for (const problem of result.problems) console.error(`warning: ${problem.message}`);
+}
+
+export async function exportFlow(client: Client, flowId: string, version?: number): Promise<void> {
+  const document = await client.flows.export.query({ id: flowId, version });
+  console.log(JSON.stringify(document, null, 2));
+}
+
+export async function listFlows(client: Client, json: boolean): Promise<void> {
+  const flows = await client.flows.list.query();
+  if (json) {
+    console.log(JSON.stringify(flows, null, 2));
+    return;
+  }
+  if (flows.length === 0) {
+    console.log('No flows yet.');
+    return;
+  }
+  for (const flow of flows) {
+    const version = flow.latestVersion ? `v${flow.latestVersion}` : 'draft';
+    console.log(`${flow.id}\t${version}\t${flow.name}`);
+  }
+}

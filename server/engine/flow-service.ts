@@ -1,0 +1,137 @@
+/**
+ * What people do with flows: create, edit the draft, publish immutable versions, import
+ * and export documents. Validation lives in flow/validate.ts; rows in store/flows.ts.
+ */
+import { newHookId, newId } from '../ids.ts';
+import type { FlowStore } from '../store/flows.ts';
+import { NotFoundError, UserError } from './errors.ts';
+import type { FlowDocument } from './flow/document.ts';
+import { validateFlow, type FlowProblem } from './flow/validate.ts';
+
+const TRIGGER_KINDS = new Set(['trigger.manual', 'trigger.webhook', 'trigger.schedule']);
+
+export class InvalidFlowError extends UserError {
+  override name = 'InvalidFlowError';
+  constructor(readonly problems: FlowProblem[], intro = 'This flow has problems to fix first') {
+    const errors = problems.filter((problem) => problem.severity === 'error');
+    super(`${intro}: ${errors.map((problem) => problem.message).join(' ')}`, { details: problems });
+  }
+}
+
+export function emptyFlowDocument(name: string): FlowDocument {
+  return {
+    format: 'onceflow/v1',
+    name,
+    sampleInput: {},
+    nodes: [{ id: 'start', type: 'trigger.manual', position: { x: 0, y: 0 }, data: { label: 'Start' } }],
+    edges: [],
+  } as FlowDocument;
+}
+
+/** Checks the document's shape; a draft may still have problems, but it must be a flow. */
+function parseDraft(document: unknown): { flow: FlowDocument; problems: FlowProblem[] } {
+  const result = validateFlow(document);
+  if (!result.flow) throw new InvalidFlowError(result.problems, 'This is not an Onceflow flow document');
+  return { flow: result.flow, problems: result.problems };
+}
+
+export function flowService(store: FlowStore, clock: () => number = Date.now) {
+  async function requireFlow(id: string) {
+    const flow = await store.get(id);
+    if (!flow) throw new NotFoundError(`There is no flow with id ${id}; it may have been deleted.`);
+    return flow;
+  }
+
+  async function publishDocument(flowId: string, flow: FlowDocument, by: string) {
+    const result = validateFlow(flow);
+    if (!result.ok || !result.flow) throw new InvalidFlowError(result.problems, 'This flow cannot be published yet');
+    const existing = new Map((await store.triggers(flowId)).map((trigger) => [trigger.nodeId, trigger]));
+    const triggers = result.flow.nodes
+      .filter((node) => TRIGGER_KINDS.has(node.type))
+      .map((node) => ({ nodeId: node.id, kind: node.type, hookId: existing.get(node.id)?.hookId ?? newHookId() }));
+    const version = await store.publish(
+      { id: newId('ver'), flowId, document: JSON.stringify(result.flow), createdAt: clock(), createdBy: by },
+      triggers,
+    );
+    return { version, problems: result.problems };
+  }
+
+  return {
+    list: () => store.list(),
+
+    async get(id: string) {
+      const row = await requireFlow(id);
+      const draft = JSON.parse(row.draft) as FlowDocument;
+      const [versions, triggers] = await Promise.all([store.versions(id), store.triggers(id)]);
+      return {
+        id: row.id,
+        name: row.name,
+        createdAt: row.createdAt,
+        updatedAt: row.updatedAt,
+        draft,
+        problems: validateFlow(draft).problems,
+        versions: versions.map(({ document: _document, ...version }) => version),
+        triggers,
+      };
+    },
+
+    async create(input: { name: string; document?: unknown }) {
+      const name = input.name.trim();
+      if (!name) throw new UserError('Give the flow a name.');
+      const document = input.document === undefined ? emptyFlowDocument(name) : parseDraft(input.document).flow;
+      const now = clock();
+      const id = newId('flow');
+      await store.create({ id, name, draft: JSON.stringify({ ...document, name }), createdAt: now, updatedAt: now });
+      return { id };
+    },
+
+    async saveDraft(id: string, document: unknown) {
+      await requireFlow(id);
+      const { flow, problems } = parseDraft(document);
+      await store.saveDraft(id, flow.name, JSON.stringify(flow), clock());
+      return { problems };
+    },
+
+    async publish(id: string, by = 'admin') {
+      const row = await requireFlow(id);
+      const { version, problems } = await publishDocument(id, JSON.parse(row.draft) as FlowDocument, by);
+      return { versionId: version.id, version: version.version, problems };
+    },
+
+    async versions(id: string) {
+      await requireFlow(id);
+      return (await store.versions(id)).map(({ document: _document, ...version }) => version);
+    },
+
+    /** Import creates a flow and publishes it: a file that cannot be published is refused whole. */
+    async import(document: unknown, by = 'admin') {
+      const result = validateFlow(document);
+      if (!result.ok || !result.flow) throw new InvalidFlowError(result.problems, 'This flow file cannot be imported');
+      const now = clock();
+      const id = newId('flow');
+      await store.create({ id, name: result.flow.name, draft: JSON.stringify(result.flow), createdAt: now, updatedAt: now });
+      try {
+        const { version } = await publishDocument(id, result.flow, by);
+        return { id, version: version.version, triggers: await store.triggers(id), problems: result.problems };
+      } catch (error) {
+        await store.delete(id);
+        throw error;
+      }
+    },
+
+    /** The draft, or a published version when one is named. */
+    async export(id: string, version?: number): Promise<FlowDocument> {
+      const row = await requireFlow(id);
+      if (version === undefined) return JSON.parse(row.draft) as FlowDocument;
+      const match = (await store.versions(id)).find((candidate) => candidate.version === version);
+      if (!match) throw new NotFoundError(`Flow ${id} has no version ${version}.`);
+      return JSON.parse(match.document) as FlowDocument;
+    },
+
+    async delete(id: string) {
+      if (!(await store.delete(id))) throw new NotFoundError(`There is no flow with id ${id}; it may have been deleted.`);
+    },
+  };
+}
+
+export type FlowService = ReturnType<typeof flowService>;

@@ -1,0 +1,259 @@
+import { z } from 'zod';
+import { DURATION_HINT, isDuration } from './duration.ts';
+
+/**
+ * The kinds of step and what each needs in its `data` (DESIGN.md §3). Schemas are loose:
+ * fields they do not know are kept, so an older server does not drop what a newer editor
+ * wrote. Only what a step cannot run without is required.
+ *
+ * Messages of custom checks are phrased to follow the step's name, e.g.
+ * `Step "Wait" (wait) needs a wait time …`; validate.ts adds the name.
+ */
+
+export const TRIGGER_TYPES = ['trigger.manual', 'trigger.webhook', 'trigger.schedule'] as const;
+
+export const NODE_TYPES = [
+  ...TRIGGER_TYPES,
+  'http.request',
+  'email.send',
+  'message.post',
+  'transform',
+  'condition',
+  'delay',
+  'state.transition',
+] as const;
+
+export type NodeType = (typeof NODE_TYPES)[number];
+export type TriggerType = (typeof TRIGGER_TYPES)[number];
+
+export function isNodeType(type: string): type is NodeType {
+  return (NODE_TYPES as readonly string[]).includes(type);
+}
+
+export function isTriggerType(type: string): type is TriggerType {
+  return (TRIGGER_TYPES as readonly string[]).includes(type);
+}
+
+export const HTTP_METHODS = ['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export const CONDITION_OPS = ['equals', 'not_equals', 'contains', 'exists', 'gt', 'lt'] as const;
+
+// RFC 9110 token: what a header name may be made of.
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+const text = z.string().min(1);
+
+// Later steps read outputs as {{ steps.id.output.name }}, so names must be path segments.
+const OUTPUT_NAME = /^[A-Za-z0-9_-]+$/;
+
+const headerName = z.string().regex(HEADER_NAME);
+
+/** A duration, or a template that renders to one at run time. */
+function duration(label: string, allowTemplate: boolean) {
+  return z.string().superRefine((value, ctx) => {
+    if (isDuration(value) || (allowTemplate && value.includes('{{'))) return;
+    ctx.addIssue({
+      code: 'custom',
+      message: `has ${label} "${value}" that is not a length of time: write ${DURATION_HINT}`,
+    });
+  });
+}
+
+export const retrySchema = z.looseObject({
+  max: z.number().int().min(0).max(10),
+  backoff: z.enum(['exponential', 'fixed']),
+  delayMs: z.number().int().min(0).optional(),
+});
+
+/** Fields any step may carry; the key fields matter only for side-effect steps. */
+export const commonStepFields = {
+  label: z.string().optional(),
+  sideEffect: z.boolean().optional(),
+  key: z.string().optional(),
+  keyScope: z.string().optional(),
+  // (default: 30 days)
+  keyTtl: duration('a time to remember the key ("keyTtl")', false).optional(),
+  retry: retrySchema.optional(),
+  onUncertain: z.enum(['review', 'retry']).optional(),
+  receiverKeyHeader: headerName.optional(),
+  timeoutMs: z.number().int().positive().optional(),
+};
+
+const stepData = <T extends z.ZodRawShape>(shape: T) => z.looseObject({ ...commonStepFields, ...shape });
+
+export const manualTriggerDataSchema = stepData({});
+
+export const webhookTriggerDataSchema = stepData({
+  eventId: text,
+  signature: z
+    .looseObject({ scheme: text, secret: text, header: headerName.optional() })
+    .optional(),
+});
+
+export const scheduleTriggerDataSchema = stepData({
+  cron: text,
+  timezone: z.string().optional(),
+});
+
+export const httpRequestDataSchema = stepData({
+  request: z.looseObject({
+    method: z.string().superRefine((method, ctx) => {
+      if ((HTTP_METHODS as readonly string[]).includes(method.toUpperCase())) return;
+      ctx.addIssue({
+        code: 'custom',
+        message: `has the method "${method}", which is not one of ${HTTP_METHODS.join(', ')}`,
+      });
+    }),
+    url: text,
+    headers: z.record(z.string(), z.string()).optional(),
+    body: z.unknown().optional(),
+  }),
+});
+
+const addresses = z.union([text, z.array(text).min(1)]);
+
+export const emailSendDataSchema = stepData({
+  smtp: z.looseObject({
+    host: text,
+    // A number, or a template such as {{ secrets.SMTP_PORT }}.
+    port: z.union([z.number().int().min(1).max(65535), text]),
+    secure: z.boolean().optional(),
+    user: z.string().optional(),
+    password: z.string().optional(),
+  }),
+  from: text,
+  to: addresses,
+  cc: z.union([z.string(), z.array(z.string())]).optional(),
+  subject: text,
+  text: z.string().optional(),
+  html: z.string().optional(),
+});
+
+export const messagePostDataSchema = stepData({
+  url: text,
+  text: text,
+});
+
+export const transformDataSchema = stepData({
+  outputs: z.record(z.string(), z.string()).superRefine((outputs, ctx) => {
+    const names = Object.keys(outputs);
+    if (names.length === 0) {
+      ctx.addIssue({ code: 'custom', message: 'needs at least one output (a name and the value it takes)' });
+    }
+    for (const name of names) {
+      if (!OUTPUT_NAME.test(name)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `has an output named "${name}": output names may only use letters, digits, "-" and "_"`,
+        });
+      }
+    }
+  }),
+});
+
+export const conditionDataSchema = stepData({
+  left: text,
+  op: z.enum(CONDITION_OPS),
+  right: z.union([z.string(), z.number(), z.boolean(), z.null()]).optional(),
+}).superRefine((data, ctx) => {
+  if (data.op !== 'exists' && data.right === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['right'], message: 'needs a value to compare with ("right")' });
+  }
+});
+
+export const delayDataSchema = stepData({
+  for: duration('a wait time ("for")', true).optional(),
+  until: text.optional(),
+}).superRefine((data, ctx) => {
+  if (data.for === undefined && data.until === undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['for'],
+      message: 'needs a wait time ("for", e.g. 2h) or a moment to wait until ("until")',
+    });
+  } else if (data.for !== undefined && data.until !== undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['until'],
+      message: 'has both a wait time ("for") and a moment to wait until ("until"); keep only one',
+    });
+  }
+});
+
+export const stateTransitionDataSchema = stepData({
+  entity: text,
+  states: z.array(text).min(2),
+  to: text,
+  onStale: z.string().optional(),
+  requires: z.string().optional(),
+  requiresTimeout: duration('a time to wait for the required state ("requiresTimeout")', false).optional(),
+}).superRefine((data, ctx) => {
+  if (new Set(data.states).size !== data.states.length) {
+    ctx.addIssue({ code: 'custom', path: ['states'], message: 'lists the same state twice' });
+  }
+  // Templates are resolved per event, so only fixed names can be checked here.
+  for (const field of ['to', 'requires'] as const) {
+    const value = data[field];
+    if (value === undefined || value.includes('{{') || data.states.includes(value)) continue;
+    ctx.addIssue({
+      code: 'custom',
+      path: [field],
+      message: `names the state "${value}" ("${field}"), which is not in its list of states (${data.states.join(', ')})`,
+    });
+  }
+});
+
+export const NODE_DATA_SCHEMAS: Record<NodeType, z.ZodType> = {
+  'trigger.manual': manualTriggerDataSchema,
+  'trigger.webhook': webhookTriggerDataSchema,
+  'trigger.schedule': scheduleTriggerDataSchema,
+  'http.request': httpRequestDataSchema,
+  'email.send': emailSendDataSchema,
+  'message.post': messagePostDataSchema,
+  transform: transformDataSchema,
+  condition: conditionDataSchema,
+  delay: delayDataSchema,
+  'state.transition': stateTransitionDataSchema,
+};
+
+/**
+ * How a field is named in a sentence such as `Step "X" (x) needs a URL.`. Keyed by
+ * `type:field`, then by field; anything else is named by its path.
+ */
+export const FIELD_NAMES: Record<string, string> = {
+  'trigger.webhook:eventId': 'an event id (what tells one delivery from another, e.g. {{ trigger.body.id }})',
+  'trigger.webhook:signature.scheme': 'a signature scheme',
+  'trigger.webhook:signature.secret': 'a signing secret',
+  'trigger.schedule:cron': 'a schedule (a cron expression such as "0 9 * * 1")',
+  'http.request:request': 'a request (a method and a URL)',
+  'http.request:request.method': 'a method (GET, POST, PUT, PATCH or DELETE)',
+  'http.request:request.url': 'a URL',
+  'email.send:smtp': 'mail server settings (host and port)',
+  'email.send:smtp.host': 'a mail server address (SMTP host)',
+  'email.send:smtp.port': 'a mail server port (SMTP port)',
+  'email.send:from': 'a sender address ("from")',
+  'email.send:to': 'a recipient address ("to")',
+  'email.send:subject': 'a subject',
+  'message.post:url': 'a webhook URL to post to',
+  'message.post:text': 'a message text',
+  'transform:outputs': 'outputs (names and the values they take)',
+  'condition:left': 'a value to check ("left")',
+  'condition:op': `a comparison (${CONDITION_OPS.join(', ')})`,
+  'delay:until': 'a moment to wait until ("until")',
+  'state.transition:entity': 'an entity key (which record this step moves, e.g. invoice:{{ trigger.body.id }})',
+  'state.transition:states': 'a list of at least two states, in order',
+  'state.transition:to': 'a target state ("to")',
+  retry: 'a retry setting',
+  'retry.max': 'a number of retries (0 to 10)',
+  'retry.backoff': 'a retry pace ("exponential" or "fixed")',
+  'retry.delayMs': 'a retry delay in milliseconds',
+  onUncertain: 'what to do when unsure ("review" or "retry")',
+  receiverKeyHeader: 'a header name for the key (letters, digits and "-")',
+  timeoutMs: 'a timeout in milliseconds',
+  sideEffect: 'a yes/no "changes something outside" setting',
+  key: 'an idempotency key',
+  label: 'a label',
+};
+
+export function fieldName(type: string, field: string): string {
+  return FIELD_NAMES[`${type}:${field}`] ?? FIELD_NAMES[field] ?? `the field "${field}"`;
+}

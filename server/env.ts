@@ -1,0 +1,40 @@
+/**
+ * Every setting Onceflow reads from the environment, validated once at start.
+ * The README's table of variables mirrors this file.
+ */
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { UserError } from './engine/errors.ts';
+
+const flag = z
+  .enum(['0', '1', 'true', 'false', ''])
+  .optional()
+  .transform((value) => (value === undefined || value === '' ? undefined : value === '1' || value === 'true'));
+
+const schema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  ONCEFLOW_DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z.string().optional(),
+  ONCEFLOW_ADMIN_PASSWORD: z.string().optional(),
+  ONCEFLOW_SECRET_KEY: z.string().optional(),
+  ONCEFLOW_SANDBOX: flag,
+  ONCEFLOW_HTTP_ALLOW: z.string().optional(),
+  ONCEFLOW_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(32),
+  ONCEFLOW_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
+  /** Test-only crash point, read once at start; does nothing when unset. */
+  ONCEFLOW_CRASH_AT: z.string().optional(),
+});
+
+export type Env = z.infer<typeof schema> & { dataDir: string; databaseUrl: string };
+
+export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const parsed = schema.safeParse(source);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new UserError(`The setting ${issue?.path.join('.')} is not valid: ${issue?.message}.`);
+  }
+  const dataDir = resolve(parsed.data.ONCEFLOW_DATA_DIR);
+  const databaseUrl = parsed.data.DATABASE_URL?.trim() || `file:${resolve(dataDir, 'onceflow.db')}`;
+  return { ...parsed.data, dataDir, databaseUrl };
+}

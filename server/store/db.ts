@@ -1,0 +1,206 @@
+/**
+ * The one SQL seam shared by both engines. Statements are written once with `?`
+ * placeholders; PostgreSQL gets them numbered. Hot paths (claims, leases, webhook
+ * ingestion) go through here with the plain drivers, because an ORM round trip per
+ * statement costs more than the whole statement on SQLite.
+ *
+ * SQLite is one connection in one process. better-sqlite3 is synchronous, so a
+ * transaction is only unsafe when its body awaits: other callers could then slip their
+ * statements into it. A small async lock keeps every statement outside a transaction
+ * waiting until the open transaction commits (the fast path, no transaction open, runs
+ * the statement straight away).
+ */
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { postgresOpenError, redactUrl, sqliteOpenError } from './db-errors.ts';
+
+export { redactUrl };
+
+export type Dialect = 'sqlite' | 'postgresql';
+export type Row = Record<string, unknown>;
+
+export interface Sql {
+  readonly dialect: Dialect;
+  /** Rows of a query, or of a statement with RETURNING. */
+  all<T = Row>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  get<T = Row>(sql: string, params?: readonly unknown[]): Promise<T | undefined>;
+  /** Runs a statement; returns how many rows it changed. */
+  run(sql: string, params?: readonly unknown[]): Promise<number>;
+  /** Several statements without parameters (migrations). */
+  exec(script: string): Promise<void>;
+}
+
+export interface Db extends Sql {
+  /** Commits when `body` resolves, rolls back when it throws. Not re-entrant. */
+  transaction<T>(body: (tx: Sql) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+  /** Where the database is, without any password, for messages. */
+  readonly description: string;
+}
+
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(url);
+}
+
+export async function openDatabase(url: string): Promise<Db> {
+  return isPostgresUrl(url) ? openPostgres(url) : openSqlite(url.replace(/^file:/, ''));
+}
+
+// ---------------------------------------------------------------- SQLite
+
+function openSqlite(path: string): Db {
+  let raw: Database.Database;
+  try {
+    raw = new Database(path, { timeout: 5000 });
+    raw.pragma('journal_mode = WAL');
+    raw.pragma('synchronous = NORMAL');
+    raw.pragma('foreign_keys = ON');
+    // Reading one page proves the file is a database before anything is written to it.
+    raw.prepare('SELECT count(*) FROM sqlite_master').get();
+  } catch (error) {
+    throw sqliteOpenError(path, error);
+  }
+  const db = raw;
+  const statements = new Map<string, Database.Statement>();
+  const prepare = (sql: string): Database.Statement => {
+    let statement = statements.get(sql);
+    if (!statement) {
+      statement = db.prepare(sql);
+      statements.set(sql, statement);
+    }
+    return statement;
+  };
+  const direct: Sql = {
+    dialect: 'sqlite',
+    async all<T>(sql: string, params: readonly unknown[] = []) {
+      const statement = prepare(sql);
+      if (statement.reader) return statement.all(...sqliteParams(params)) as T[];
+      statement.run(...sqliteParams(params));
+      return [];
+    },
+    async get<T>(sql: string, params: readonly unknown[] = []) {
+      return prepare(sql).get(...sqliteParams(params)) as T | undefined;
+    },
+    async run(sql: string, params: readonly unknown[] = []) {
+      return prepare(sql).run(...sqliteParams(params)).changes;
+    },
+    async exec(script: string) {
+      db.exec(script);
+    },
+  };
+
+  let lock: Promise<void> | null = null;
+  const whenFree = async (): Promise<void> => {
+    while (lock) await lock;
+  };
+  const outside = <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
+    (...args: A): Promise<R> => (lock ? whenFree().then(() => fn(...args)) : fn(...args));
+
+  return {
+    dialect: 'sqlite',
+    description: `SQLite database ${path}`,
+    all: outside(direct.all),
+    get: outside(direct.get),
+    run: outside(direct.run),
+    exec: outside(direct.exec),
+    async transaction<T>(body: (tx: Sql) => Promise<T>): Promise<T> {
+      await whenFree();
+      let release!: () => void;
+      lock = new Promise<void>((resolve) => (release = resolve));
+      try {
+        // IMMEDIATE takes the write lock up front: a deferred transaction that reads and
+        // then writes fails with SQLITE_BUSY_SNAPSHOT and ignores the busy timeout.
+        db.exec('BEGIN IMMEDIATE');
+        try {
+          const result = await body(direct);
+          db.exec('COMMIT');
+          return result;
+        } catch (error) {
+          if (db.inTransaction) db.exec('ROLLBACK');
+          throw error;
+        }
+      } finally {
+        lock = null;
+        release();
+      }
+    },
+    async close() {
+      await whenFree();
+      db.close();
+    },
+  };
+}
+
+function sqliteParams(params: readonly unknown[]): unknown[] {
+  return params.map((value) => (typeof value === 'boolean' ? (value ? 1 : 0) : value));
+}
+
+// ---------------------------------------------------------------- PostgreSQL
+
+// BIGINT columns hold millisecond times and counters, all far below 2^53.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+const numbered = new Map<string, string>();
+function toPostgres(sql: string): string {
+  let text = numbered.get(sql);
+  if (text === undefined) {
+    let index = 0;
+    text = sql.replace(/\?/g, () => `$${++index}`);
+    numbered.set(sql, text);
+  }
+  return text;
+}
+
+function postgresSql(client: pg.Pool | pg.PoolClient): Sql {
+  const query = (sql: string, params: readonly unknown[]) =>
+    client.query({ text: toPostgres(sql), values: params as unknown[] });
+  return {
+    dialect: 'postgresql',
+    async all<T>(sql: string, params: readonly unknown[] = []) {
+      return (await query(sql, params)).rows as T[];
+    },
+    async get<T>(sql: string, params: readonly unknown[] = []) {
+      return (await query(sql, params)).rows[0] as T | undefined;
+    },
+    async run(sql: string, params: readonly unknown[] = []) {
+      return (await query(sql, params)).rowCount ?? 0;
+    },
+    async exec(script: string) {
+      await client.query(script);
+    },
+  };
+}
+
+async function openPostgres(url: string): Promise<Db> {
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
+  // An idle client's error (e.g. the server restarted) must not crash the process.
+  pool.on('error', () => {});
+  try {
+    await pool.query('SELECT 1');
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw postgresOpenError(url, error);
+  }
+  const sql = postgresSql(pool);
+  return {
+    ...sql,
+    description: `PostgreSQL database ${redactUrl(url)}`,
+    async transaction<T>(body: (tx: Sql) => Promise<T>): Promise<T> {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await body(postgresSql(client));
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}

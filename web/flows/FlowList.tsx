@@ -1,0 +1,57 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { navigate } from '../lib/router.ts';
+import { trpc } from '../lib/trpc.ts';
+
+export function FlowList() {
+  const queryClient = useQueryClient();
+  const flows = useQuery(trpc.flows.list.queryOptions());
+  const [name, setName] = useState('');
+  const create = useMutation(
+    trpc.flows.create.mutationOptions({
+      onSuccess: async ({ id }) => {
+        setName('');
+        await queryClient.invalidateQueries({ queryKey: trpc.flows.list.queryKey() });
+        navigate(`/flows/${id}`);
+      },
+    }),
+  );
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate({ name: name.trim() || 'Untitled flow' });
+  };
+
+  return (
+    <section aria-labelledby="flows-heading">
+      <div className="page-head">
+        <h1 id="flows-heading">Flows</h1>
+        <form onSubmit={submit} className="inline-form">
+          <label htmlFor="new-flow-name">Name of the new flow</label>
+          <input id="new-flow-name" value={name} onChange={(event) => setName(event.target.value)} placeholder="Order paid → invoice" />
+          <button type="submit" disabled={create.isPending}>New flow</button>
+        </form>
+      </div>
+      {create.error && <p role="alert" className="error">{create.error.message}</p>}
+      {flows.isPending && <p>Loading flows…</p>}
+      {flows.error && <p role="alert" className="error">The flows could not be loaded: {flows.error.message}</p>}
+      {flows.data && flows.data.length === 0 && <p className="empty">No flows yet. Create one to get started.</p>}
+      {flows.data && flows.data.length > 0 && (
+        <table className="flow-list" aria-label="Flows">
+          <thead>
+            <tr><th>Name</th><th>Version</th><th>Last changed</th></tr>
+          </thead>
+          <tbody>
+            {flows.data.map((flow) => (
+              <tr key={flow.id} data-testid="flow-list.row">
+                <td><a href={`/flows/${flow.id}`} onClick={(event) => { event.preventDefault(); navigate(`/flows/${flow.id}`); }}>{flow.name}</a></td>
+                <td>{flow.latestVersion ? `v${flow.latestVersion}` : 'Draft'}</td>
+                <td>{new Date(flow.updatedAt).toLocaleString()}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
