@@ -55,6 +55,7 @@ export function createServer(options: ServerOptions) {
         }
         throw error;
       }
+      if (options.worker !== false) services.createWorker().start();
       const address = app.server.address();
       const port = typeof address === 'object' && address ? address.port : env.PORT;
       const host = env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST;

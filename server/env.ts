@@ -21,6 +21,10 @@ const schema = z.object({
   ONCEFLOW_SANDBOX: flag,
   ONCEFLOW_HTTP_ALLOW: z.string().optional(),
   ONCEFLOW_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(32),
+  /** Run and claim lease length; a dead worker's work is picked up after this (default: 30 s). */
+  ONCEFLOW_LEASE_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  /** How often an idle worker polls when nothing wakes it (default: 250 ms). */
+  ONCEFLOW_POLL_MS: z.coerce.number().int().min(5).max(60_000).default(250),
   ONCEFLOW_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
   /** Test-only crash point, read once at start; does nothing when unset. */
   ONCEFLOW_CRASH_AT: z.string().optional(),

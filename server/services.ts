@@ -4,7 +4,15 @@
  */
 import { mkdirSync } from 'node:fs';
 import pino, { type Logger } from 'pino';
+import { createCrashPoints } from './engine/crash-points.ts';
 import { flowService, type FlowService } from './engine/flow-service.ts';
+import { PlanCache } from './engine/flow-plan.ts';
+import type { FlowDocument } from './engine/flow/document.ts';
+import { createNetworkPolicy } from './engine/network-policy.ts';
+import { runService, type RunService } from './engine/run-service.ts';
+import { DEFAULT_ENGINE_CONFIG, type EngineConfig } from './engine/step-runtime.ts';
+import { systemClock, type Clock } from './engine/types.ts';
+import { createWorker, type Worker } from './engine/worker.ts';
 import type { Env } from './env.ts';
 import { openDatabase, type Db } from './store/db.ts';
 import { flowStore } from './store/flows.ts';
@@ -16,7 +24,14 @@ export interface Services {
   db: Db;
   prisma: Prisma;
   log: Logger;
+  clock: Clock;
   flows: FlowService;
+  runs: RunService;
+  plans: PlanCache;
+  /** Creates (does not start) a worker sharing this process's database. */
+  createWorker(options?: { concurrency?: number }): Worker;
+  /** Wakes this process's worker, if any, when a run was queued. */
+  nudge(): void;
   close(): Promise<void>;
 }
 
@@ -30,13 +45,38 @@ export async function createServices(env: Env, log: Logger = pino({ level: env.O
     throw error;
   }
   const prisma = createPrisma(env.databaseUrl);
+  const clock = systemClock;
+  const store = flowStore(prisma);
+  const plans = new PlanCache(async (versionId) => {
+    const version = await store.version(versionId);
+    return version ? (JSON.parse(version.document) as FlowDocument) : null;
+  });
+  const config: EngineConfig = { ...DEFAULT_ENGINE_CONFIG, leaseMs: env.ONCEFLOW_LEASE_MS, claimLeaseMs: env.ONCEFLOW_LEASE_MS };
+  const crash = createCrashPoints(env.ONCEFLOW_CRASH_AT);
+  const checkUrl = createNetworkPolicy(env.ONCEFLOW_HTTP_ALLOW);
+  const workers: Worker[] = [];
+  const nudge = () => workers.forEach((worker) => worker.nudge());
+
   return {
     env,
     db,
     prisma,
     log,
-    flows: flowService(flowStore(prisma)),
+    clock,
+    plans,
+    flows: flowService(store),
+    runs: runService({ db, flows: store, plans, clock, onQueued: nudge }),
+    createWorker(options = {}) {
+      const worker = createWorker(
+        { db, clock, log, config, crash, services: { checkUrl } },
+        { concurrency: options.concurrency ?? env.ONCEFLOW_WORKER_CONCURRENCY, pollMs: env.ONCEFLOW_POLL_MS, plans, loadSecrets: async () => ({}) },
+      );
+      workers.push(worker);
+      return worker;
+    },
+    nudge,
     async close() {
+      await Promise.all(workers.map((worker) => worker.stop()));
       await prisma.$disconnect();
       await db.close();
     },

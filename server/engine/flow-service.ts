@@ -6,7 +6,7 @@ import { newHookId, newId } from '../ids.ts';
 import type { FlowStore } from '../store/flows.ts';
 import { NotFoundError, UserError } from './errors.ts';
 import type { FlowDocument } from './flow/document.ts';
-import { validateFlow, type FlowProblem } from './flow/validate.ts';
+import { previewKey, validateFlow, type FlowProblem } from './flow/validate.ts';
 
 const TRIGGER_KINDS = new Set(['trigger.manual', 'trigger.webhook', 'trigger.schedule']);
 
@@ -126,6 +126,11 @@ export function flowService(store: FlowStore, clock: () => number = Date.now) {
       const match = (await store.versions(id)).find((candidate) => candidate.version === version);
       if (!match) throw new NotFoundError(`Flow ${id} has no version ${version}.`);
       return JSON.parse(match.document) as FlowDocument;
+    },
+
+    async previewKey(id: string, nodeId: string, template?: string, document?: unknown) {
+      const flow = document === undefined ? (JSON.parse((await requireFlow(id)).draft) as FlowDocument) : parseDraft(document).flow;
+      return previewKey(flow, nodeId, template);
     },
 
     async delete(id: string) {

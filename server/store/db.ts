@@ -90,21 +90,23 @@ function openSqlite(path: string): Db {
   };
 
   let lock: Promise<void> | null = null;
-  const whenFree = async (): Promise<void> => {
-    while (lock) await lock;
-  };
+  // The statement must run in the same tick that saw no lock, or a transaction opened
+  // in between would swallow it; the direct functions do their work synchronously.
   const outside = <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
-    (...args: A): Promise<R> => (lock ? whenFree().then(() => fn(...args)) : fn(...args));
+    async (...args: A): Promise<R> => {
+      while (lock) await lock;
+      return fn(...args);
+    };
 
   return {
     dialect: 'sqlite',
     description: `SQLite database ${path}`,
-    all: outside(direct.all),
-    get: outside(direct.get),
+    all: outside(direct.all) as Sql['all'],
+    get: outside(direct.get) as Sql['get'],
     run: outside(direct.run),
     exec: outside(direct.exec),
     async transaction<T>(body: (tx: Sql) => Promise<T>): Promise<T> {
-      await whenFree();
+      while (lock) await lock;
       let release!: () => void;
       lock = new Promise<void>((resolve) => (release = resolve));
       try {
@@ -125,7 +127,7 @@ function openSqlite(path: string): Db {
       }
     },
     async close() {
-      await whenFree();
+      while (lock) await lock;
       db.close();
     },
   };

@@ -20,5 +20,9 @@ export const flowsRouter = router({
   export: procedure
     .input(z.object({ id: z.string().min(1), version: z.number().int().positive().optional() }))
     .query(({ ctx, input }) => ctx.services.flows.export(input.id, input.version)),
+  /** Renders a key template against the sample input of the given (unsaved) document or the draft. */
+  previewKey: procedure
+    .input(z.object({ id: z.string().min(1), nodeId: z.string().min(1), template: z.string().max(2000).optional(), document: z.unknown().optional() }))
+    .query(({ ctx, input }) => ctx.services.flows.previewKey(input.id, input.nodeId, input.template, input.document)),
   delete: procedure.input(flowId).mutation(({ ctx, input }) => ctx.services.flows.delete(input.id)),
 });

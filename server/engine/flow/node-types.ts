@@ -60,7 +60,7 @@ function duration(label: string, allowTemplate: boolean) {
 
 export const retrySchema = z.looseObject({
   max: z.number().int().min(0).max(10),
-  backoff: z.enum(['exponential', 'fixed']),
+  backoff: z.enum(['exponential', 'fixed']).optional(),
   delayMs: z.number().int().min(0).optional(),
 });
 

@@ -57,7 +57,7 @@ function checkTemplate(
     paths = templatePaths(text);
   } catch (cause) {
     if (!(cause instanceof TemplateSyntaxError)) throw cause;
-    return [{ severity: 'error', code: 'template_syntax', nodeId: node.id, field, message: `${step}, "${field}": ${cause.message}` }];
+    return [{ severity: 'error', code: 'template_syntax', nodeId: node.id, field, message: `${step} has a mistake in "${field}": ${cause.message}` }];
   }
   const problems: FlowProblem[] = [];
   for (const path of paths) {

@@ -62,7 +62,7 @@ export function templatePaths(text: string): string[][] {
 
 /** Throws TemplateSyntaxError when the text has `{{` but is not a valid template. */
 export function hasPlaceholders(text: string): boolean {
-  if (!text.includes('{{') && !text.includes('}}')) return false;
+  if (!text.includes('{{')) return false;
   return getParsedTemplate(text).parts.some((part) => part.kind === 'placeholder');
 }
 
@@ -104,14 +104,7 @@ function scan(text: string): ParsedTemplate {
   let i = 0;
   for (;;) {
     const open = text.indexOf('{{', i);
-    const stray = text.indexOf('}}', i);
-    if (stray !== -1 && (open === -1 || stray < open)) {
-      throw new TemplateSyntaxError(
-        `There is a "}}" at character ${stray + 1} without a matching "{{" before it. ` +
-          'If the braces belong to the text (for example in JSON), put a space between them: "} }".',
-        stray,
-      );
-    }
+    // A "}}" outside a placeholder is ordinary text: JSON bodies close nested objects that way.
     if (open === -1) {
       literal += text.slice(i);
       break;

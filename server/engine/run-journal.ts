@@ -1,0 +1,93 @@
+/**
+ * Everything a run writes goes through its journal: events and checkpoints are buffered
+ * and written in ONE transaction together with the claim's outcome and the run's own row.
+ * The transaction first proves the worker still holds the run (its lease fence) and, for
+ * a side effect, the claim (its fence); otherwise it writes nothing and throws.
+ *
+ * Steps without side effects are only buffered: if the process dies before the next
+ * flush they simply run again, which is harmless by definition.
+ */
+import type { Db } from '../store/db.ts';
+import { settleClaim } from '../store/claims.ts';
+import { insertEvents, upsertCheckpoints } from '../store/timeline.ts';
+import type { CheckpointRow, ClaimStatus, Clock, RunRow, RunStatus, TimelineEvent, TimelineEventType } from './types.ts';
+
+/** The worker no longer holds the run: another worker took it over, or it was cancelled. */
+export class LeaseLostError extends Error {
+  override name = 'LeaseLostError';
+}
+
+/** A newer holder owns the claim; this worker's outcome must not be recorded. */
+export class ClaimFencedError extends Error {
+  override name = 'ClaimFencedError';
+}
+
+export interface ClaimOutcome {
+  scope: string;
+  key: string;
+  fence: number;
+  status: ClaimStatus;
+  output?: unknown;
+  error?: string | null;
+}
+
+export interface RunEnding {
+  status: Extract<RunStatus, 'succeeded' | 'failed' | 'needs_review' | 'waiting'>;
+  error?: string | null;
+  wakeAt?: number | null;
+}
+
+export class RunJournal {
+  private events: TimelineEvent[] = [];
+  private checkpoints: CheckpointRow[] = [];
+
+  constructor(
+    private readonly db: Db,
+    readonly run: RunRow,
+    private readonly clock: Clock,
+    private readonly leaseMs: number,
+  ) {}
+
+  event(type: TimelineEventType, nodeId: string | null, data: Record<string, unknown> | null = null): void {
+    this.events.push({ runId: this.run.id, type, nodeId, attempt: this.run.attempt, data, createdAt: this.clock.now() });
+  }
+
+  checkpoint(nodeId: string, status: CheckpointRow['status'], output: unknown, key?: { scope: string; key: string }): void {
+    this.checkpoints.push({
+      runId: this.run.id, nodeId, status, output: output ?? null,
+      keyScope: key?.scope ?? null, key: key?.key ?? null, attempt: this.run.attempt, createdAt: this.clock.now(),
+    });
+  }
+
+  /** Nodes whose checkpoints the last flush wrote (for crash points). */
+  lastFlushed: string[] = [];
+
+  async flush(options: { claim?: ClaimOutcome; ending?: RunEnding } = {}): Promise<void> {
+    const now = this.clock.now();
+    const { run } = this;
+    const events = this.events;
+    const checkpoints = this.checkpoints;
+    await this.db.transaction(async (tx) => {
+      const ending = options.ending;
+      const held = ending
+        ? await tx.run(
+            `UPDATE runs SET status = ?, error = ?, wake_at = ?, finished_at = ?, lease_owner = NULL, lease_until = NULL
+             WHERE id = ? AND lease_fence = ? AND status = 'running'`,
+            [ending.status, ending.error ?? null, ending.wakeAt ?? null, ending.status === 'waiting' ? null : now, run.id, run.leaseFence],
+          )
+        : await tx.run(`UPDATE runs SET lease_until = ? WHERE id = ? AND lease_fence = ? AND status = 'running'`, [
+            now + this.leaseMs, run.id, run.leaseFence,
+          ]);
+      if (held !== 1) throw new LeaseLostError(`Run ${run.id} is no longer held by this worker.`);
+      if (options.claim) {
+        const settled = await settleClaim(tx, options.claim, { ...options.claim, now });
+        if (!settled) throw new ClaimFencedError(`The claim ${options.claim.scope} / ${options.claim.key} has a newer holder.`);
+      }
+      await upsertCheckpoints(tx, checkpoints);
+      await insertEvents(tx, events);
+    });
+    this.lastFlushed = checkpoints.map((checkpoint) => checkpoint.nodeId);
+    this.events = [];
+    this.checkpoints = [];
+  }
+}

@@ -1,0 +1,171 @@
+/**
+ * What people do with runs: start, list, inspect, rerun, replay, cancel, and resolve a
+ * step whose outcome is unknown. Workers execute; this only changes rows, each change in
+ * one transaction with its timeline event.
+ */
+import { newId } from '../ids.ts';
+import { readClaim, resolveUncertainClaim } from '../store/claims.ts';
+import type { Db } from '../store/db.ts';
+import type { FlowStore } from '../store/flows.ts';
+import { CLAIM_COLUMNS, toClaim } from '../store/rows.ts';
+import { getRun, insertRun, listRuns, transitionRun } from '../store/runs.ts';
+import { deleteCheckpoint, insertEvents, listEvents, loadCheckpoints, upsertCheckpoints } from '../store/timeline.ts';
+import { NotFoundError, UserError } from './errors.ts';
+import type { PlanCache } from './flow-plan.ts';
+import { stepViews, summarizeRun } from './run-views.ts';
+import type { Clock, RunRow, RunStatus } from './types.ts';
+
+export type ReviewDecision = 'happened' | 'do-it' | 'skip';
+
+export interface RunServiceDeps {
+  db: Db;
+  flows: FlowStore;
+  plans: PlanCache;
+  clock: Clock;
+  /** Called after a run becomes leasable, so an idle worker in this process wakes up. */
+  onQueued(): void;
+}
+
+export function runService({ db, flows, plans, clock, onQueued }: RunServiceDeps) {
+  async function requireRun(id: string): Promise<RunRow> {
+    const run = await getRun(db, id);
+    if (!run) throw new NotFoundError(`There is no run with id ${id}.`);
+    return run;
+  }
+
+  async function enqueue(run: Omit<RunRow, 'seq' | 'status' | 'attempt' | 'leaseOwner' | 'leaseUntil' | 'leaseFence' | 'wakeAt' | 'error' | 'startedAt' | 'finishedAt'>) {
+    const seq = await db.transaction((tx) => insertRun(tx, run));
+    onQueued();
+    return { runId: run.id, seq };
+  }
+
+  return {
+    /** Runs the latest published version with a manual trigger. */
+    async start(input: { flowId: string; input?: unknown; by?: string }) {
+      const version = await flows.latestVersion(input.flowId);
+      if (!version) {
+        const flow = await flows.get(input.flowId);
+        throw flow
+          ? new UserError(`The flow "${flow.name}" has no published version yet; publish it first.`)
+          : new NotFoundError(`There is no flow with id ${input.flowId}.`);
+      }
+      const plan = await plans.get(version.id);
+      return enqueue({
+        id: newId('run'),
+        flowId: input.flowId,
+        versionId: version.id,
+        input: input.input ?? plan?.document.sampleInput ?? {},
+        triggerKind: 'manual',
+        triggerNode: plan?.trigger?.id ?? null,
+        eventId: null,
+        replayOf: null,
+        createdAt: clock.now(),
+        createdBy: input.by ?? 'admin',
+      });
+    },
+
+    async list(filter: { flowId?: string; status?: RunStatus; cursor?: number; limit?: number }) {
+      const limit = Math.min(filter.limit ?? 50, 500);
+      const runs = await listRuns(db, { flowId: filter.flowId, status: filter.status, beforeSeq: filter.cursor, limit: limit + 1 });
+      const page = runs.slice(0, limit).map(summarizeRun);
+      return { runs: page, nextCursor: runs.length > limit ? page.at(-1)!.seq : null };
+    },
+
+    async get(id: string) {
+      const run = await requireRun(id);
+      const plan = await plans.get(run.versionId);
+      const version = await flows.version(run.versionId);
+      const [checkpoints, timeline] = await Promise.all([loadCheckpoints(db, id), listEvents(db, id)]);
+      const keys = new Map<string, { scope: string; key: string }>();
+      for (const checkpoint of checkpoints) if (checkpoint.key && checkpoint.keyScope) keys.set(`${checkpoint.keyScope}\u0000${checkpoint.key}`, { scope: checkpoint.keyScope, key: checkpoint.key });
+      for (const event of timeline) {
+        if (typeof event.data?.key === 'string' && typeof event.data.scope === 'string') keys.set(`${event.data.scope}\u0000${event.data.key}`, { scope: event.data.scope, key: event.data.key });
+      }
+      const claims = [];
+      for (const ref of keys.values()) {
+        const row = await db.get(`SELECT ${CLAIM_COLUMNS} FROM claims WHERE scope = ? AND key = ?`, [ref.scope, ref.key]);
+        if (row) claims.push(toClaim(row));
+      }
+      return {
+        run: { ...summarizeRun(run), input: run.input, version: version?.version ?? null, flowName: plan?.document.name ?? null },
+        steps: plan ? stepViews(plan.document, checkpoints, timeline, claims) : [],
+        timeline,
+      };
+    },
+
+    /** A new attempt of the same run: checkpointed steps are skipped, claimed ones deduplicated. */
+    async rerun(id: string, by = 'admin') {
+      const run = await requireRun(id);
+      const moved = await db.transaction(async (tx) => {
+        if (!(await transitionRun(tx, id, ['failed', 'needs_review'], 'queued', { attemptIncrement: true, now: clock.now() }))) return false;
+        await insertEvents(tx, [{ runId: id, type: 'run.rerun', nodeId: null, attempt: run.attempt + 1, data: { by, previousStatus: run.status }, createdAt: clock.now() }]);
+        return true;
+      });
+      if (!moved) throw new UserError(`Run #${run.seq} is ${run.status.replace('_', ' ')}; only a failed run or one that needs review can be rerun.`);
+      onQueued();
+      return { runId: id, attempt: run.attempt + 1 };
+    },
+
+    /** A new run with the same input; its side-effect steps come back as duplicates. */
+    async replay(id: string, by = 'admin') {
+      const run = await requireRun(id);
+      return enqueue({
+        id: newId('run'), flowId: run.flowId, versionId: run.versionId, input: run.input, triggerKind: run.triggerKind,
+        triggerNode: run.triggerNode, eventId: run.eventId, replayOf: run.id, createdAt: clock.now(), createdBy: by,
+      });
+    },
+
+    async cancel(id: string, by = 'admin') {
+      const run = await requireRun(id);
+      const cancelled = await db.transaction(async (tx) => {
+        if (!(await transitionRun(tx, id, ['queued', 'running', 'waiting', 'needs_review', 'failed'], 'cancelled', { now: clock.now() }))) return false;
+        await insertEvents(tx, [{ runId: id, type: 'run.cancelled', nodeId: null, attempt: run.attempt, data: { by }, createdAt: clock.now() }]);
+        return true;
+      });
+      if (!cancelled) throw new UserError(`Run #${run.seq} is already ${run.status.replace('_', ' ')}.`);
+      return { runId: id };
+    },
+
+    /**
+     * A person's decision on a step whose outcome is unknown: it happened (record it as
+     * done), do it (release the key so the step acts once more), or skip it. The run then
+     * continues as a new attempt.
+     */
+    async resolve(id: string, nodeId: string, decision: ReviewDecision, by = 'admin') {
+      const run = await requireRun(id);
+      const checkpoint = (await loadCheckpoints(db, id)).find((row) => row.nodeId === nodeId);
+      if (run.status !== 'needs_review' || checkpoint?.status !== 'uncertain' || !checkpoint.key || !checkpoint.keyScope) {
+        throw new UserError(`Step "${nodeId}" of run #${run.seq} is not waiting for a decision.`);
+      }
+      const ref = { scope: checkpoint.keyScope, key: checkpoint.key };
+      const now = clock.now();
+      await db.transaction(async (tx) => {
+        const decisionRecord = { decision, by, at: new Date(now).toISOString() };
+        if (decision === 'happened') {
+          const output = { resolved: 'happened', by, at: decisionRecord.at };
+          await resolveUncertainClaim(tx, ref, 'succeeded', output, now);
+          const claim = await readClaim(tx, ref.scope, ref.key);
+          await upsertCheckpoints(tx, [{ runId: id, nodeId, status: 'succeeded', output: claim?.output ?? output, ...keyColumns(ref), attempt: run.attempt, createdAt: now }]);
+        } else if (decision === 'do-it') {
+          await resolveUncertainClaim(tx, ref, 'failed', null, now);
+          await deleteCheckpoint(tx, id, nodeId);
+        } else {
+          await resolveUncertainClaim(tx, ref, 'failed', null, now);
+          await upsertCheckpoints(tx, [{ runId: id, nodeId, status: 'skipped', output: { reason: 'review', continue: true }, ...keyColumns(ref), attempt: run.attempt, createdAt: now }]);
+        }
+        await insertEvents(tx, [{ runId: id, type: 'step.resolved', nodeId, attempt: run.attempt, data: { ...decisionRecord, ...ref }, createdAt: now }]);
+        if (!(await transitionRun(tx, id, ['needs_review'], 'queued', { attemptIncrement: true, now }))) {
+          throw new UserError(`Run #${run.seq} changed while deciding; look at it again.`);
+        }
+      });
+      onQueued();
+      return { runId: id };
+    },
+  };
+}
+
+function keyColumns(ref: { scope: string; key: string }) {
+  return { keyScope: ref.scope, key: ref.key };
+}
+
+export type RunService = ReturnType<typeof runService>;

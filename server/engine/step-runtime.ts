@@ -1,0 +1,107 @@
+/**
+ * What a step needs while it executes: the run's journal, a renderer over the run's data,
+ * the process's services, and the policies (retry, leases) that apply to it.
+ */
+import { createHash } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { Db } from '../store/db.ts';
+import type { CrashPoints } from './crash-points.ts';
+import type { FlowDocument, FlowNode } from './flow/document.ts';
+import { maskSecretsDeep, renderDeep, renderTemplate, renderValue, type RenderContext } from './templates/render.ts';
+import type { RunJournal } from './run-journal.ts';
+import type { Renderer, StepServices } from './steps/types.ts';
+import type { Clock } from './types.ts';
+
+export interface EngineConfig {
+  /** How long a run lease lasts without a heartbeat (default: 30 s). */
+  leaseMs: number;
+  /** How long a claim may stay in progress without its holder's heartbeat (default: 30 s). */
+  claimLeaseMs: number;
+  /** Longest a step waits in memory for a claim held elsewhere before parking the run (default: 5 s). */
+  inlineClaimWaitMs: number;
+  /** First retry delay; doubles for exponential backoff (default: 200 ms). */
+  retryBaseMs: number;
+  /** Longest single retry delay (default: 5 s). */
+  retryMaxDelayMs: number;
+}
+
+export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
+  leaseMs: 30_000,
+  claimLeaseMs: 30_000,
+  inlineClaimWaitMs: 5_000,
+  retryBaseMs: 200,
+  retryMaxDelayMs: 5_000,
+};
+
+/** Claims a worker is acting under, so its heartbeat keeps their leases alive. */
+export interface ClaimTracker {
+  track(claim: { scope: string; key: string; fence: number }): () => void;
+}
+
+export interface EngineDeps {
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  config: EngineConfig;
+  crash: CrashPoints;
+  services: StepServices;
+  claims: ClaimTracker;
+}
+
+export interface StepExecution {
+  deps: EngineDeps;
+  journal: RunJournal;
+  flow: FlowDocument;
+  flowId: string;
+  node: FlowNode;
+  render: Renderer;
+  signal: AbortSignal;
+  secretValues: string[];
+}
+
+export function createRenderer(context: RenderContext, clock: Clock): Renderer {
+  return {
+    text: (template) => renderTemplate(template, context),
+    value: (template) => renderValue(template, context),
+    deep: (value) => renderDeep(value, context),
+    now: () => clock.now(),
+  };
+}
+
+/** JSON with sorted keys, so equal requests always hash the same. */
+export function stableStringify(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, item]) => item !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([name, item]) => `${JSON.stringify(name)}:${stableStringify(item)}`).join(',')}}`;
+}
+
+export function fingerprint(description: unknown): string {
+  return createHash('sha256').update(stableStringify(description)).digest('hex').slice(0, 32);
+}
+
+export function masked<T>(value: T, secretValues: string[]): T {
+  return secretValues.length ? (maskSecretsDeep(value, secretValues) as T) : value;
+}
+
+export interface RetryPolicy {
+  max: number;
+  backoff: 'exponential' | 'fixed';
+  delayMs: number;
+}
+
+export function retryPolicy(node: FlowNode, config: EngineConfig): RetryPolicy {
+  const retry = (node.data.retry ?? {}) as { max?: number; backoff?: string; delayMs?: number };
+  return {
+    max: typeof retry.max === 'number' ? retry.max : 3,
+    backoff: retry.backoff === 'fixed' ? 'fixed' : 'exponential',
+    delayMs: typeof retry.delayMs === 'number' ? retry.delayMs : config.retryBaseMs,
+  };
+}
+
+export function retryDelay(policy: RetryPolicy, retryNumber: number, config: EngineConfig, hintMs?: number): number {
+  const base = policy.backoff === 'fixed' ? policy.delayMs : policy.delayMs * 2 ** (retryNumber - 1);
+  return Math.min(Math.max(base, hintMs ?? 0), config.retryMaxDelayMs);
+}

@@ -1,0 +1,68 @@
+/**
+ * The interface every step kind implements. A kind knows how to render its node into a
+ * concrete action and how to perform it; the step protocol (protocol.ts) decides whether
+ * it may perform it at all. Adding a kind is adding a file and a line in registry.ts.
+ */
+import type { FlowNode } from '../flow/document.ts';
+import type { CheckpointRow } from '../types.ts';
+
+/** Strict rendering over the run's context; a missing path throws MissingPathError. */
+export interface Renderer {
+  text(template: string): string;
+  value(template: string): unknown;
+  deep(value: unknown): unknown;
+  now(): number;
+}
+
+export type StepOutcome =
+  /** Done; `branch` selects the outgoing handle of a condition. */
+  | { kind: 'succeeded'; output: unknown; branch?: 'true' | 'false'; stop?: boolean; skipReason?: string }
+  /** Certainly not done (nothing reached the receiver, or it said "later"): safe to retry. */
+  | { kind: 'not_done'; message: string; retryAfterMs?: number; response?: unknown }
+  /** Definitively refused; retrying the same request cannot help. */
+  | { kind: 'failed'; message: string; response?: unknown }
+  /** May or may not have happened (timeout after sending, reset, 5xx). */
+  | { kind: 'ambiguous'; message: string; response?: unknown }
+  /** Park the run until `until` (a durable delay or a prerequisite). */
+  | { kind: 'wait'; until: number; output: unknown; message: string };
+
+export interface StepIO {
+  /** The claimed idempotency key (side-effect steps only). */
+  key?: string;
+  /** This step's checkpoint from an earlier attempt that did not settle it (e.g. a delay). */
+  previous?: CheckpointRow;
+  runId: string;
+  now(): number;
+  signal: AbortSignal;
+  services: StepServices;
+}
+
+/** What kinds may use from the outside world, provided by the process. */
+export interface StepServices {
+  /** Checks an outgoing URL against the process's network policy; throws a plain-words error. */
+  checkUrl(url: URL): Promise<void>;
+  /** Applies an entity state transition (state.transition steps). */
+  transitionEntity?(request: EntityTransitionRequest): Promise<EntityTransitionResult>;
+}
+
+export interface EntityTransitionRequest {
+  scope: string;
+  entity: string;
+  states: string[];
+  to: string;
+  now: number;
+}
+
+export type EntityTransitionResult =
+  | { applied: true; from: string | null; to: string; version: number }
+  | { applied: false; current: string; to: string; version: number };
+
+export interface StepKind<Prepared = unknown> {
+  readonly type: string;
+  prepare(node: FlowNode, render: Renderer): Prepared;
+  /** What identifies the action: fingerprinted, and shown when two inputs share a key. */
+  describe(prepared: Prepared): Record<string, unknown>;
+  execute(prepared: Prepared, io: StepIO): Promise<StepOutcome>;
+  /** True when the receiver honours the key we pass, so a repeat cannot apply twice. */
+  honoursKey(node: FlowNode): boolean;
+}

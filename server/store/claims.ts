@@ -1,0 +1,103 @@
+/**
+ * Claims: the unique (scope, key) row that decides who may act. Every decision is one
+ * statement — insert-or-nothing to win, a fence-guarded update to take over or settle —
+ * so two workers can never both believe they won.
+ */
+import type { ClaimRow, ClaimStatus } from '../engine/types.ts';
+import type { Sql } from './db.ts';
+import { CLAIM_COLUMNS, toClaim, toJson } from './rows.ts';
+
+export interface ClaimAttempt {
+  scope: string;
+  key: string;
+  fingerprint: string;
+  request: unknown;
+  runId: string;
+  nodeId: string;
+  leaseUntil: number;
+  expiresAt: number;
+  now: number;
+}
+
+/**
+ * Inserts the claim; returns its fence when this call won, undefined when someone else
+ * holds the key. A claim past its keep time counts as absent and is won afresh.
+ */
+export async function tryClaim(sql: Sql, claim: ClaimAttempt): Promise<number | undefined> {
+  const row = await sql.get<{ fence: number }>(
+    `INSERT INTO claims (scope, key, status, fingerprint, request, owner_run_id, owner_node_id, fence, lease_until, expires_at, created_at, updated_at)
+     VALUES (?, ?, 'in_progress', ?, ?, ?, ?, 1, ?, ?, ?, ?)
+     ON CONFLICT (scope, key) DO UPDATE SET status = 'in_progress', fingerprint = excluded.fingerprint, request = excluded.request,
+       owner_run_id = excluded.owner_run_id, owner_node_id = excluded.owner_node_id, fence = claims.fence + 1,
+       lease_until = excluded.lease_until, output = NULL, error = NULL, expires_at = excluded.expires_at,
+       created_at = excluded.created_at, updated_at = excluded.updated_at
+     WHERE claims.expires_at < ?
+     RETURNING fence`,
+    [claim.scope, claim.key, claim.fingerprint, toJson(claim.request), claim.runId, claim.nodeId, claim.leaseUntil, claim.expiresAt, claim.now, claim.now, claim.now],
+  );
+  return row ? Number(row.fence) : undefined;
+}
+
+export async function readClaim(sql: Sql, scope: string, key: string): Promise<ClaimRow | undefined> {
+  const row = await sql.get(`SELECT ${CLAIM_COLUMNS} FROM claims WHERE scope = ? AND key = ?`, [scope, key]);
+  return row ? toClaim(row) : undefined;
+}
+
+/**
+ * Takes over a claim whose holder died (in_progress, lease lapsed) or that failed.
+ * Returns the new fence, or undefined when someone else moved first.
+ */
+export async function takeOverClaim(
+  sql: Sql,
+  claim: { scope: string; key: string; fence: number; status: ClaimStatus },
+  owner: { runId: string; nodeId: string; fingerprint: string; request: unknown; leaseUntil: number; now: number },
+): Promise<number | undefined> {
+  const row = await sql.get<{ fence: number }>(
+    `UPDATE claims SET fence = fence + 1, status = 'in_progress', owner_run_id = ?, owner_node_id = ?, fingerprint = ?, request = ?,
+       lease_until = ?, error = NULL, updated_at = ?
+     WHERE scope = ? AND key = ? AND fence = ? AND status = ? AND (status <> 'in_progress' OR lease_until < ?)
+     RETURNING fence`,
+    [owner.runId, owner.nodeId, owner.fingerprint, toJson(owner.request), owner.leaseUntil, owner.now, claim.scope, claim.key, claim.fence, claim.status, owner.now],
+  );
+  return row ? Number(row.fence) : undefined;
+}
+
+/** Settles the claim when `fence` is still current; false means a newer holder exists. */
+export async function settleClaim(
+  sql: Sql,
+  claim: { scope: string; key: string; fence: number },
+  outcome: { status: ClaimStatus; output?: unknown; error?: string | null; now: number },
+): Promise<boolean> {
+  const changed = await sql.run(
+    `UPDATE claims SET status = ?, output = ?, error = ?, updated_at = ? WHERE scope = ? AND key = ? AND fence = ?`,
+    [outcome.status, toJson(outcome.output), outcome.error ?? null, outcome.now, claim.scope, claim.key, claim.fence],
+  );
+  return changed === 1;
+}
+
+export async function extendClaimLease(sql: Sql, claim: { scope: string; key: string; fence: number }, until: number): Promise<boolean> {
+  const changed = await sql.run(
+    `UPDATE claims SET lease_until = ? WHERE scope = ? AND key = ? AND fence = ? AND status = 'in_progress'`,
+    [until, claim.scope, claim.key, claim.fence],
+  );
+  return changed === 1;
+}
+
+/** A review decision on an uncertain claim; returns the claim as it was, or undefined when it is not uncertain. */
+export async function resolveUncertainClaim(
+  sql: Sql,
+  claim: { scope: string; key: string },
+  to: 'succeeded' | 'failed',
+  output: unknown,
+  now: number,
+): Promise<boolean> {
+  const changed = await sql.run(
+    `UPDATE claims SET status = ?, output = ?, fence = fence + 1, updated_at = ? WHERE scope = ? AND key = ? AND status = 'uncertain'`,
+    [to, toJson(output), now, claim.scope, claim.key],
+  );
+  return changed === 1;
+}
+
+export async function pruneExpiredClaims(sql: Sql, now: number): Promise<number> {
+  return sql.run(`DELETE FROM claims WHERE expires_at < ? AND status <> 'in_progress'`, [now]);
+}

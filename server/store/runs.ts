@@ -1,0 +1,124 @@
+/**
+ * Run rows. The database owns the lease: one UPDATE picks the runs, bumps their fence and
+ * hands them to one worker (PostgreSQL skips rows another worker is locking); every later
+ * write by that worker names the fence it got.
+ */
+import type { RunRow, RunStatus, TimelineEvent } from '../engine/types.ts';
+import type { Db, Sql } from './db.ts';
+import { RUN_COLUMNS, toJson, toRun } from './rows.ts';
+import { insertEvents } from './timeline.ts';
+
+export interface NewRun {
+  id: string;
+  flowId: string;
+  versionId: string;
+  input: unknown;
+  triggerKind: string;
+  triggerNode: string | null;
+  eventId: string | null;
+  replayOf: string | null;
+  createdAt: number;
+  createdBy: string;
+}
+
+/** Inserts a queued run with its `run.queued` event; returns its number. */
+export async function insertRun(sql: Sql, run: NewRun, extraEvents: TimelineEvent[] = []): Promise<number> {
+  const seq =
+    sql.dialect === 'sqlite' ? '(SELECT COALESCE(MAX(seq), 0) + 1 FROM runs)' : "nextval('runs_seq_seq')";
+  const row = await sql.get<{ seq: number }>(
+    `INSERT INTO runs (id, seq, flow_id, version_id, status, input, trigger_kind, trigger_node, event_id, replay_of, attempt, lease_fence, created_at, created_by)
+     VALUES (?, ${seq}, ?, ?, 'queued', ?, ?, ?, ?, ?, 1, 0, ?, ?) RETURNING seq`,
+    [run.id, run.flowId, run.versionId, toJson(run.input), run.triggerKind, run.triggerNode, run.eventId, run.replayOf, run.createdAt, run.createdBy],
+  );
+  await insertEvents(sql, [
+    ...extraEvents,
+    { runId: run.id, type: 'run.queued', nodeId: null, attempt: 1, data: { trigger: run.triggerKind, eventId: run.eventId, replayOf: run.replayOf }, createdAt: run.createdAt },
+  ]);
+  return Number(row!.seq);
+}
+
+export interface LeaseRequest {
+  workerId: string;
+  limit: number;
+  leaseMs: number;
+  now: number;
+}
+
+const LEASABLE = `status IN ('queued', 'running', 'waiting')
+  AND (status = 'queued' OR (status = 'running' AND lease_until < ?) OR (status = 'waiting' AND wake_at <= ?))`;
+
+export async function leaseRuns(db: Db, request: LeaseRequest): Promise<RunRow[]> {
+  const lock = db.dialect === 'postgresql' ? 'FOR UPDATE SKIP LOCKED' : '';
+  const rows = await db.all(
+    `UPDATE runs SET status = 'running', lease_owner = ?, lease_until = ?, lease_fence = lease_fence + 1,
+       wake_at = NULL, started_at = COALESCE(started_at, ?)
+     WHERE id IN (SELECT id FROM runs WHERE ${LEASABLE} ORDER BY seq LIMIT ? ${lock})
+     RETURNING ${RUN_COLUMNS}`,
+    [request.workerId, request.now + request.leaseMs, request.now, request.now, request.now, request.limit],
+  );
+  return rows.map(toRun).sort((a, b) => a.seq - b.seq);
+}
+
+/** Extends the leases a worker still holds; returns the ids it no longer holds. */
+export async function heartbeatRuns(db: Db, runs: { id: string; fence: number }[], until: number): Promise<string[]> {
+  if (runs.length === 0) return [];
+  return db.transaction(async (tx) => {
+    const lost: string[] = [];
+    for (const run of runs) {
+      const changed = await tx.run(
+        `UPDATE runs SET lease_until = ? WHERE id = ? AND lease_fence = ? AND status = 'running'`,
+        [until, run.id, run.fence],
+      );
+      if (changed === 0) lost.push(run.id);
+    }
+    return lost;
+  });
+}
+
+export async function getRun(sql: Sql, id: string): Promise<RunRow | undefined> {
+  const row = await sql.get(`SELECT ${RUN_COLUMNS} FROM runs WHERE id = ?`, [id]);
+  return row ? toRun(row) : undefined;
+}
+
+export interface RunFilter {
+  flowId?: string;
+  status?: RunStatus;
+  /** Runs with a number below this (for the next page). */
+  beforeSeq?: number;
+  limit: number;
+}
+
+export async function listRuns(sql: Sql, filter: RunFilter): Promise<RunRow[]> {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (filter.flowId) { where.push('flow_id = ?'); params.push(filter.flowId); }
+  if (filter.status) { where.push('status = ?'); params.push(filter.status); }
+  if (filter.beforeSeq !== undefined) { where.push('seq < ?'); params.push(filter.beforeSeq); }
+  params.push(filter.limit);
+  const rows = await sql.all(
+    `SELECT ${RUN_COLUMNS} FROM runs ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY seq DESC LIMIT ?`,
+    params,
+  );
+  return rows.map(toRun);
+}
+
+/** Moves a run between statuses when it is in one of `from`; bumps the fence so a worker still holding it stops. */
+export async function transitionRun(
+  sql: Sql,
+  id: string,
+  from: readonly RunStatus[],
+  to: RunStatus,
+  changes: { attemptIncrement?: boolean; now: number },
+): Promise<boolean> {
+  const settled = to === 'cancelled' ? ', finished_at = ?' : ', finished_at = NULL';
+  const params: unknown[] = [to];
+  if (to === 'cancelled') params.push(changes.now);
+  params.push(id, ...from);
+  const changed = await sql.run(
+    `UPDATE runs SET status = ?, lease_owner = NULL, lease_until = NULL, wake_at = NULL, lease_fence = lease_fence + 1,
+       attempt = attempt + ${changes.attemptIncrement ? 1 : 0}, error = NULL${settled}
+     WHERE id = ? AND status IN (${from.map(() => '?').join(', ')})`,
+    params,
+  );
+  return changed === 1;
+}

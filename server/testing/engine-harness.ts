@@ -1,0 +1,93 @@
+/**
+ * An engine in the test process on a real database: services, a worker, and helpers to
+ * publish a flow document and wait for runs to settle.
+ */
+import pino from 'pino';
+import { readEnv } from '../env.ts';
+import { createServices, type Services } from '../services.ts';
+import type { RunRow, RunStatus } from '../engine/types.ts';
+import { getRun } from '../store/runs.ts';
+import type { Worker } from '../engine/worker.ts';
+
+export interface EngineHarness {
+  services: Services;
+  worker: Worker;
+  publish(document: unknown): Promise<string>;
+  waitForRun(runId: string, statuses?: RunStatus[], timeoutMs?: number): Promise<RunRow>;
+  runAndWait(flowId: string, input: unknown): Promise<RunRow>;
+  eventTypes(runId: string): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+export const SETTLED: RunStatus[] = ['succeeded', 'failed', 'needs_review', 'cancelled'];
+
+export async function startEngine(databaseUrl: string, env: Record<string, string> = {}): Promise<EngineHarness> {
+  const services = await createServices(
+    readEnv({ DATABASE_URL: databaseUrl, ONCEFLOW_POLL_MS: '20', ONCEFLOW_LEASE_MS: '2000', ...env }),
+    pino({ level: 'silent' }),
+  );
+  const worker = services.createWorker({ concurrency: 64 });
+  worker.start();
+
+  const harness: EngineHarness = {
+    services,
+    worker,
+    async publish(document) {
+      const { id } = await services.flows.import(document);
+      return id;
+    },
+    async waitForRun(runId, statuses = SETTLED, timeoutMs = 20_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const run = await getRun(services.db, runId);
+        if (run && statuses.includes(run.status)) return run;
+        if (Date.now() > deadline) throw new Error(`run ${runId} is ${run?.status}, expected ${statuses.join('/')}`);
+        await new Promise((resolve) => setTimeout(resolve, 15));
+      }
+    },
+    async runAndWait(flowId, input) {
+      const { runId } = await services.runs.start({ flowId, input });
+      return harness.waitForRun(runId);
+    },
+    async eventTypes(runId) {
+      const { timeline } = await services.runs.get(runId);
+      return timeline.map((event) => event.type);
+    },
+    async close() {
+      await services.close();
+    },
+  };
+  return harness;
+}
+
+/** manual trigger → one side-effect http.request (→ optional second step). */
+export function invoiceFlow(receiverUrl: string, options: { keyHeader?: boolean; key?: string; onUncertain?: 'review' | 'retry'; timeoutMs?: number; retryMax?: number; name?: string } = {}) {
+  return {
+    format: 'onceflow/v1',
+    name: options.name ?? 'Invoice',
+    sampleInput: { order: { id: '4417', total: 120 } },
+    nodes: [
+      { id: 'start', type: 'trigger.manual', position: { x: 0, y: 0 }, data: {} },
+      {
+        id: 'invoice', type: 'http.request', position: { x: 200, y: 0 },
+        data: {
+          label: 'Create invoice', sideEffect: true,
+          key: options.key ?? '{{ trigger.body.order.id }}:invoice',
+          ...(options.keyHeader === false ? {} : { receiverKeyHeader: 'Idempotency-Key' }),
+          onUncertain: options.onUncertain ?? 'review',
+          timeoutMs: options.timeoutMs ?? 2000,
+          retry: { max: options.retryMax ?? 2, backoff: 'fixed', delayMs: 20 },
+          request: {
+            method: 'POST', url: `${receiverUrl}/invoices`, headers: { 'content-type': 'application/json' },
+            body: '{"ref": "{{ trigger.body.order.id }}:invoice", "total": {{ trigger.body.order.total }}}',
+          },
+        },
+      },
+      { id: 'after', type: 'transform', position: { x: 400, y: 0 }, data: { outputs: { order: '{{ trigger.body.order.id }}', done: 'yes' } } },
+    ],
+    edges: [
+      { id: 'e1', source: 'start', target: 'invoice' },
+      { id: 'e2', source: 'invoice', target: 'after' },
+    ],
+  };
+}
