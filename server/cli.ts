@@ -9,12 +9,14 @@ import { createClient, explainClientError } from './cli/client.ts';
 import { exportFlow, importFlow, listFlows } from './cli/flows.ts';
 import { UserError } from './engine/errors.ts';
 import { readEnv } from './env.ts';
+import { createServices } from './services.ts';
 import { openDatabase } from './store/db.ts';
 import { migrate } from './store/migrate.ts';
 
 const USAGE = `Usage: onceflow <command>
 
   start [--no-worker]          run the server (and its worker) on PORT, HOST
+  worker [--concurrency N]     run a worker only (several may share one PostgreSQL database)
   migrate                      apply database migrations and exit
   import <file> [--json]       import a flow document; prints its id and webhook URLs
   export <flowId> [--version N]
@@ -30,6 +32,29 @@ async function start(args: string[]): Promise<void> {
     if (stopping) return;
     stopping = true;
     await server.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+/** A worker process without HTTP: leases runs from the shared database until SIGTERM. */
+async function worker(args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { concurrency: { type: 'string' } } });
+  const env = readEnv();
+  const services = await createServices(env);
+  const concurrency = values.concurrency ? Number(values.concurrency) : undefined;
+  if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency > 0)) {
+    throw new UserError('--concurrency takes a whole number above 0.');
+  }
+  const running = services.createWorker({ concurrency });
+  running.start();
+  console.log(`Onceflow worker ${running.id} is running on ${services.db.description}`);
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await services.close();
     process.exit(0);
   };
   process.on('SIGINT', stop);
@@ -59,6 +84,8 @@ async function main(argv: string[]): Promise<void> {
   switch (command) {
     case 'start':
       return start(rest);
+    case 'worker':
+      return worker(rest);
     case 'migrate':
       return runMigrate();
     case 'import':

@@ -1,0 +1,142 @@
+/**
+ * The chaos harness: real server and worker processes on one database, flows with side
+ * effects against counting receivers (one honours keys, one does not), SIGKILLs at
+ * seeded random times, restarts, then checks that nothing was done twice or lost.
+ */
+import { openDatabase } from '../store/db.ts';
+import { startReceiver } from '../testing/receiver.ts';
+import { startServerProcess, trpc, type ServerProcess } from '../testing/server-process.ts';
+import { seededRandom } from './random.ts';
+
+export interface ChaosOptions {
+  databaseUrl: string;
+  /** Extra `onceflow worker` processes beside the server (default: 0, the embedded worker only). */
+  workers: number;
+  trials: number;
+  seed: number;
+  runsPerTrial?: number;
+  log?: (line: string) => void;
+}
+
+export interface ChaosReport {
+  trials: number;
+  runs: number;
+  kills: number;
+  effectsExpected: number;
+  effectsSeen: number;
+  duplicates: number;
+  lost: number;
+  uncertain: number;
+  failed: number;
+  statuses: Record<string, number>;
+  ok: boolean;
+}
+
+function chaosFlow(honouringUrl: string, plainUrl: string) {
+  return {
+    format: 'onceflow/v1',
+    name: 'Chaos: invoice then notify',
+    nodes: [
+      { id: 'start', type: 'trigger.manual', position: { x: 0, y: 0 }, data: {} },
+      { id: 'prep', type: 'transform', position: { x: 150, y: 0 }, data: { outputs: { order: '{{ trigger.body.order.id }}' } } },
+      { id: 'invoice', type: 'http.request', position: { x: 300, y: 0 }, data: {
+        sideEffect: true, key: '{{ trigger.body.order.id }}:invoice', receiverKeyHeader: 'Idempotency-Key', timeoutMs: 3000,
+        retry: { max: 3, backoff: 'fixed', delayMs: 50 },
+        request: { method: 'POST', url: `${honouringUrl}/invoices`, body: '{"ref": "{{ trigger.body.order.id }}:invoice"}' },
+      } },
+      { id: 'notify', type: 'http.request', position: { x: 450, y: 0 }, data: {
+        sideEffect: true, key: '{{ trigger.body.order.id }}:notify', timeoutMs: 3000, retry: { max: 3, backoff: 'fixed', delayMs: 50 },
+        request: { method: 'POST', url: `${plainUrl}/messages`, body: '{"ref": "{{ trigger.body.order.id }}:notify"}' },
+      } },
+      { id: 'done', type: 'transform', position: { x: 600, y: 0 }, data: { outputs: { invoice: '{{ steps.invoice.output.body.id }}' } } },
+    ],
+    edges: [
+      { id: 'e1', source: 'start', target: 'prep' }, { id: 'e2', source: 'prep', target: 'invoice' },
+      { id: 'e3', source: 'invoice', target: 'notify' }, { id: 'e4', source: 'notify', target: 'done' },
+    ],
+  };
+}
+
+export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
+  const log = options.log ?? (() => {});
+  const random = seededRandom(options.seed);
+  const runsPerTrial = options.runsPerTrial ?? 8;
+  const honouring = await startReceiver({ honoursKeys: true });
+  const plain = await startReceiver({ honoursKeys: false });
+  // Receivers answer a little late so kills land inside calls as well as between them.
+  honouring.behave = () => ({ kind: 'slow', delayMs: Math.floor(random() * 30) });
+  plain.behave = () => ({ kind: 'slow', delayMs: Math.floor(random() * 30) });
+  const env = { DATABASE_URL: options.databaseUrl, ONCEFLOW_LEASE_MS: '700', ONCEFLOW_POLL_MS: '30', ONCEFLOW_WORKER_CONCURRENCY: '16' };
+  const startWorker = () => startServerProcess(env, ['worker']);
+  const processes: ServerProcess[] = [await startServerProcess(env)];
+  for (let index = 0; index < options.workers; index++) processes.push(await startWorker());
+  const server = () => processes[0]!;
+  const db = await openDatabase(options.databaseUrl);
+  const runIds: string[] = [];
+  const orderIds: string[] = [];
+  let kills = 0;
+  try {
+    const { id: flowId } = await trpc<{ id: string }>(server().url, 'flows.import', { document: chaosFlow(honouring.url, plain.url) });
+    for (let trial = 0; trial < options.trials; trial++) {
+      const batch = Array.from({ length: runsPerTrial }, (_, index) =>
+        orderIds.length > 0 && random() < 0.25 ? orderIds[Math.floor(random() * orderIds.length)]! : `o${options.seed}-${trial}-${index}`,
+      );
+      for (const orderId of batch) {
+        try {
+          const { runId } = await trpc<{ runId: string }>(server().url, 'runs.start', { flowId, input: { order: { id: orderId } } });
+          runIds.push(runId);
+          orderIds.push(orderId);
+        } catch {
+          // Not acknowledged: the sender would retry; this run is not owed.
+        }
+      }
+      await new Promise((resolve) => setTimeout(resolve, Math.floor(random() * 250)));
+      const victim = Math.floor(random() * processes.length);
+      await processes[victim]!.kill();
+      kills++;
+      processes[victim] = victim === 0 ? await startServerProcess(env) : await startWorker();
+      log(`trial ${trial + 1}/${options.trials}: killed ${victim === 0 ? 'server' : `worker ${victim}`}, ${runIds.length} runs so far`);
+    }
+
+    const deadline = Date.now() + 90_000;
+    let statuses: Record<string, number> = {};
+    for (;;) {
+      const rows = await db.all<{ status: string; n: number }>(`SELECT status, COUNT(*) AS n FROM runs GROUP BY status`);
+      statuses = Object.fromEntries(rows.map((row) => [row.status, Number(row.n)]));
+      const unsettled = (statuses.queued ?? 0) + (statuses.running ?? 0) + (statuses.waiting ?? 0);
+      if (unsettled === 0 || Date.now() > deadline) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+
+    const known = new Set((await db.all<{ id: string }>(`SELECT id FROM runs`)).map((row) => row.id));
+    const lostMissing = runIds.filter((id) => !known.has(id)).length;
+    const unsettled = (statuses.queued ?? 0) + (statuses.running ?? 0) + (statuses.waiting ?? 0);
+    const distinctOrders = new Set(orderIds);
+    const honouringDuplicates = [...honouring.effects.values()].reduce((sum, count) => sum + Math.max(0, count - 1), 0);
+    const plainDuplicates = [...plain.effects.values()].reduce((sum, count) => sum + Math.max(0, count - 1), 0);
+    const succeededOrders = new Set(
+      (await db.all<{ input: string }>(`SELECT input FROM runs WHERE status = 'succeeded'`)).map((row) => (JSON.parse(row.input) as { order: { id: string } }).order.id),
+    );
+    const missingEffects = [...succeededOrders].filter((orderId) => honouring.effects.get(`${orderId}:invoice`) !== 1).length;
+    const report: ChaosReport = {
+      trials: options.trials,
+      runs: runIds.length,
+      kills,
+      effectsExpected: distinctOrders.size,
+      effectsSeen: honouring.totalEffects(),
+      duplicates: honouringDuplicates + plainDuplicates,
+      lost: lostMissing + unsettled + missingEffects,
+      uncertain: statuses.needs_review ?? 0,
+      failed: statuses.failed ?? 0,
+      statuses,
+      ok: false,
+    };
+    report.ok = report.duplicates === 0 && report.lost === 0 && report.failed === 0;
+    return report;
+  } finally {
+    for (const process of processes) await process.kill();
+    await db.close();
+    await honouring.close();
+    await plain.close();
+  }
+}

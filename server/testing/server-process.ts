@@ -1,0 +1,85 @@
+/**
+ * A real Onceflow server process for fault tests: started in its own process group so a
+ * SIGKILL takes it and its children down together, like a machine losing power.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+export interface ServerProcess {
+  url: string;
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+  signal(signal: NodeJS.Signals): void;
+  kill(): Promise<void>;
+}
+
+export async function startServerProcess(env: Record<string, string>, args: string[] = ['start']): Promise<ServerProcess> {
+  const port = env.PORT ? Number(env.PORT) : await freePort();
+  const child = spawn(process.execPath, ['bin/onceflow.mjs', ...args], {
+    cwd: ROOT,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, HOST: '127.0.0.1', ONCEFLOW_LOG_LEVEL: 'warn', ...env, PORT: String(port) },
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = `http://127.0.0.1:${port}`;
+  const server: ServerProcess = {
+    url,
+    child,
+    output: () => output,
+    exited,
+    signal(signal) {
+      try { process.kill(-child.pid!, signal); } catch { /* already gone */ }
+    },
+    async kill() {
+      server.signal('SIGKILL');
+      await exited;
+    },
+  };
+  if (args[0] === 'start') await waitForHealth(url, exited, () => output);
+  return server;
+}
+
+async function waitForHealth(url: string, exited: Promise<number | null>, output: () => string): Promise<void> {
+  let gone = false;
+  void exited.then(() => (gone = true));
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (gone) throw new Error(`server exited before it was healthy:\n${output()}`);
+    try {
+      const response = await fetch(`${url}/healthz`);
+      if (response.ok) return;
+    } catch { /* not listening yet */ }
+    await new Promise((resolve) => setTimeout(resolve, 40));
+  }
+  throw new Error(`server did not become healthy:\n${output()}`);
+}
+
+/** Calls a tRPC procedure of a running server. */
+export async function trpc<T = unknown>(url: string, path: string, input: unknown, kind: 'query' | 'mutation' = 'mutation'): Promise<T> {
+  const response =
+    kind === 'query'
+      ? await fetch(`${url}/trpc/${path}?input=${encodeURIComponent(JSON.stringify(input))}`)
+      : await fetch(`${url}/trpc/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(input) });
+  const body = (await response.json()) as { result?: { data: T }; error?: unknown };
+  if (!response.ok || !body.result) throw new Error(`${path} failed: ${JSON.stringify(body.error)}`);
+  return body.result.data;
+}
