@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { createServer } from './app.ts';
 import { createClient, explainClientError } from './cli/client.ts';
 import { exportFlow, importFlow, listFlows } from './cli/flows.ts';
+import { listRunsCommand, parseInput, rerunCommand, resolveCommand, showRun, startRun } from './cli/runs.ts';
 import { UserError } from './engine/errors.ts';
 import { readEnv } from './env.ts';
 import { createServices } from './services.ts';
@@ -20,7 +21,13 @@ const USAGE = `Usage: onceflow <command>
   migrate                      apply database migrations and exit
   import <file> [--json]       import a flow document; prints its id and webhook URLs
   export <flowId> [--version N]
-  flows list [--json]`;
+  flows list [--json]
+  run <flowId> [--input JSON|@file] [--wait] [--json]
+                               start a run; --wait exits 0 succeeded, 2 failed, 3 needs review, 4 cancelled
+  runs list [flowId] [--status S] [--json]
+  runs show <runId> [--json]
+  rerun <runId> [--wait]       resume a failed run from its checkpoints
+  resolve <runId> <nodeId> happened|do-it|skip`;
 
 async function start(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: { 'no-worker': { type: 'boolean' } } });
@@ -72,15 +79,27 @@ async function runMigrate(): Promise<void> {
   }
 }
 
+async function setExit(code: Promise<number>): Promise<void> {
+  process.exitCode = await code;
+}
+
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,
     strict: false,
-    options: { json: { type: 'boolean' }, version: { type: 'string' } },
+    options: {
+      json: { type: 'boolean' }, version: { type: 'string' }, input: { type: 'string' },
+      wait: { type: 'boolean' }, status: { type: 'string' },
+    },
   });
   const json = values.json === true;
+  const wait = values.wait === true;
+  const need = (value: string | undefined, usage: string): string => {
+    if (!value) throw new UserError(`Missing argument: ${usage}`);
+    return value;
+  };
   switch (command) {
     case 'start':
       return start(rest);
@@ -97,6 +116,16 @@ async function main(argv: string[]): Promise<void> {
     case 'flows':
       if (positionals[0] !== 'list') throw new UserError('Did you mean `onceflow flows list`?');
       return listFlows(createClient(), json);
+    case 'run':
+      return setExit(startRun(createClient(), need(positionals[0], 'onceflow run <flowId> [--input JSON|@file] [--wait]'), parseInput(values.input as string | undefined), { wait, json }));
+    case 'runs':
+      if (positionals[0] === 'list') return setExit(listRunsCommand(createClient(), positionals[1], values.status as string | undefined, json));
+      if (positionals[0] === 'show') return setExit(showRun(createClient(), need(positionals[1], 'onceflow runs show <runId>'), json));
+      throw new UserError('Did you mean `onceflow runs list [flowId]` or `onceflow runs show <runId>`?');
+    case 'rerun':
+      return setExit(rerunCommand(createClient(), need(positionals[0], 'onceflow rerun <runId> [--wait]'), { wait, json }));
+    case 'resolve':
+      return setExit(resolveCommand(createClient(), need(positionals[0], 'onceflow resolve <runId> <nodeId> happened|do-it|skip'), need(positionals[1], 'the step id'), need(positionals[2], 'happened, do-it or skip')));
     case undefined:
     case 'help':
     case '--help':

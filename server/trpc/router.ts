@@ -1,10 +1,12 @@
 import { flowsRouter } from './flows.ts';
+import { galleryRouter } from './gallery.ts';
 import { runsRouter } from './runs.ts';
 import { router } from './trpc.ts';
 
 export const appRouter = router({
   flows: flowsRouter,
   runs: runsRouter,
+  gallery: galleryRouter,
 });
 
 export type AppRouter = typeof appRouter;

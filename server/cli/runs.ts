@@ -1,0 +1,99 @@
+/** Run commands of the CLI: start, list, show, rerun, resolve; `--wait` follows to the end. */
+import { UserError } from '../engine/errors.ts';
+import type { RunStatus } from '../engine/types.ts';
+import type { Client } from './client.ts';
+import { readJsonFile } from './flows.ts';
+
+const SETTLED: RunStatus[] = ['succeeded', 'failed', 'needs_review', 'cancelled'];
+
+/** Exit codes of `--wait`: the run's outcome, distinct from 1 (the command itself failed). */
+export const EXIT_CODES: Record<string, number> = { succeeded: 0, failed: 2, needs_review: 3, cancelled: 4 };
+
+export function parseInput(text: string | undefined): unknown {
+  if (text === undefined) return undefined;
+  if (text.startsWith('@')) return readJsonFile(text.slice(1));
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new UserError(`--input is not valid JSON (${(error as Error).message}); pass JSON or @file.json.`);
+  }
+}
+
+async function waitForRun(client: Client, runId: string, timeoutMs = 24 * 3600_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (let pause = 50; ; pause = Math.min(pause * 2, 1000)) {
+    const view = await client.runs.get.query({ runId });
+    if (SETTLED.includes(view.run.status)) return view;
+    if (Date.now() > deadline) throw new UserError(`Run ${runId} is still ${view.run.status}.`);
+    await new Promise((resolve) => setTimeout(resolve, pause));
+  }
+}
+
+type RunView = Awaited<ReturnType<Client['runs']['get']['query']>>;
+
+function printRun(view: RunView): void {
+  const { run } = view;
+  console.log(`Run #${run.seq} ${run.id}: ${run.status} (attempt ${run.attempt}, flow ${run.flowId} v${run.version ?? '?'})`);
+  if (run.error) console.log(`  ${run.error}`);
+  for (const step of view.steps) {
+    const key = step.key ? `  key ${step.key}` : '';
+    console.log(`  ${step.status.padEnd(11)} ${step.label}${key}`);
+  }
+}
+
+function finish(view: RunView, json: boolean): number {
+  if (json) console.log(JSON.stringify(view, null, 2));
+  else printRun(view);
+  return EXIT_CODES[view.run.status] ?? 1;
+}
+
+export async function startRun(client: Client, flowId: string, input: unknown, options: { wait: boolean; json: boolean }): Promise<number> {
+  const { runId } = await client.runs.start.mutate({ flowId, input });
+  if (!options.wait) {
+    console.log(options.json ? JSON.stringify({ runId }) : runId);
+    return 0;
+  }
+  return finish(await waitForRun(client, runId), options.json);
+}
+
+export async function listRunsCommand(client: Client, flowId: string | undefined, status: string | undefined, json: boolean): Promise<number> {
+  const result = await client.runs.list.query({ flowId, status: status as RunStatus | undefined, limit: 100 });
+  if (json) {
+    console.log(JSON.stringify(result.runs, null, 2));
+    return 0;
+  }
+  if (result.runs.length === 0) console.log('No runs.');
+  for (const run of result.runs) {
+    console.log(`#${run.seq}\t${run.id}\t${run.status}\t${new Date(run.createdAt).toISOString()}\t${run.triggerKind}${run.replayOf ? ` (replay of ${run.replayOf})` : ''}`);
+  }
+  return 0;
+}
+
+export async function showRun(client: Client, runId: string, json: boolean): Promise<number> {
+  const view = await client.runs.get.query({ runId });
+  if (json) console.log(JSON.stringify(view, null, 2));
+  else {
+    printRun(view);
+    console.log('Timeline:');
+    for (const event of view.timeline) console.log(`  ${new Date(event.createdAt).toISOString()}  ${event.type}${event.nodeId ? ` ${event.nodeId}` : ''}`);
+  }
+  return 0;
+}
+
+export async function rerunCommand(client: Client, runId: string, options: { wait: boolean; json: boolean }): Promise<number> {
+  const result = await client.runs.rerun.mutate({ runId });
+  if (!options.wait) {
+    console.log(options.json ? JSON.stringify(result) : `Run ${runId} queued again (attempt ${result.attempt}).`);
+    return 0;
+  }
+  return finish(await waitForRun(client, runId), options.json);
+}
+
+export async function resolveCommand(client: Client, runId: string, nodeId: string, decision: string): Promise<number> {
+  if (decision !== 'happened' && decision !== 'do-it' && decision !== 'skip') {
+    throw new UserError('Decide with one of: happened, do-it, skip.');
+  }
+  await client.runs.resolve.mutate({ runId, nodeId, decision });
+  console.log(`Recorded "${decision}" for step ${nodeId}; run ${runId} continues.`);
+  return 0;
+}
