@@ -69,19 +69,26 @@ export class RunJournal {
     const checkpoints = this.checkpoints;
     await this.db.transaction(async (tx) => {
       const ending = options.ending;
-      const held = ending
-        ? await tx.run(
-            `UPDATE runs SET status = ?, error = ?, wake_at = ?, finished_at = ?, lease_owner = NULL, lease_until = NULL
-             WHERE id = ? AND lease_fence = ? AND status = 'running'`,
-            [ending.status, ending.error ?? null, ending.wakeAt ?? null, ending.status === 'waiting' ? null : now, run.id, run.leaseFence],
-          )
-        : await tx.run(`UPDATE runs SET lease_until = ? WHERE id = ? AND lease_fence = ? AND status = 'running'`, [
-            now + this.leaseMs, run.id, run.leaseFence,
-          ]);
-      if (held !== 1) throw new LeaseLostError(`Run ${run.id} is no longer held by this worker.`);
+      if (ending) {
+        const held = await tx.run(
+          `UPDATE runs SET status = ?, error = ?, wake_at = ?, finished_at = ?, lease_owner = NULL, lease_until = NULL
+           WHERE id = ? AND lease_fence = ? AND status = 'running'`,
+          [ending.status, ending.error ?? null, ending.wakeAt ?? null, ending.status === 'waiting' ? null : now, run.id, run.leaseFence],
+        );
+        if (held !== 1) throw new LeaseLostError(`Run ${run.id} is no longer held by this worker.`);
+      }
       if (options.claim) {
-        const settled = await settleClaim(tx, options.claim, { ...options.claim, now });
-        if (!settled) throw new ClaimFencedError(`The claim ${options.claim.scope} / ${options.claim.key} has a newer holder.`);
+        // Without an ending, the claim's update also checks the run's fence (one statement).
+        const settled = await settleClaim(tx, options.claim, { ...options.claim, now }, ending ? undefined : run);
+        if (!settled) {
+          const reason = ending ? 'a newer holder owns the claim' : 'a newer holder owns the claim or the run';
+          throw new ClaimFencedError(`Refused to record ${options.claim.scope} / ${options.claim.key}: ${reason}.`);
+        }
+      } else if (!ending) {
+        const held = await tx.run(`UPDATE runs SET lease_until = ? WHERE id = ? AND lease_fence = ? AND status = 'running'`, [
+          now + this.leaseMs, run.id, run.leaseFence,
+        ]);
+        if (held !== 1) throw new LeaseLostError(`Run ${run.id} is no longer held by this worker.`);
       }
       await upsertCheckpoints(tx, checkpoints);
       await insertEvents(tx, events);

@@ -62,15 +62,26 @@ export async function takeOverClaim(
   return row ? Number(row.fence) : undefined;
 }
 
-/** Settles the claim when `fence` is still current; false means a newer holder exists. */
+/**
+ * Settles the claim when `fence` is still current; false means a newer holder exists.
+ * With `run`, the same statement also requires that run's lease fence to be current, so
+ * one statement proves both the claim and the run are still this worker's.
+ */
 export async function settleClaim(
   sql: Sql,
   claim: { scope: string; key: string; fence: number },
   outcome: { status: ClaimStatus; output?: unknown; error?: string | null; now: number },
+  run?: { id: string; leaseFence: number },
 ): Promise<boolean> {
+  const params: unknown[] = [outcome.status, toJson(outcome.output), outcome.error ?? null, outcome.now, claim.scope, claim.key, claim.fence];
+  let runGuard = '';
+  if (run) {
+    runGuard = ` AND EXISTS (SELECT 1 FROM runs WHERE id = ? AND lease_fence = ? AND status = 'running')`;
+    params.push(run.id, run.leaseFence);
+  }
   const changed = await sql.run(
-    `UPDATE claims SET status = ?, output = ?, error = ?, updated_at = ? WHERE scope = ? AND key = ? AND fence = ?`,
-    [outcome.status, toJson(outcome.output), outcome.error ?? null, outcome.now, claim.scope, claim.key, claim.fence],
+    `UPDATE claims SET status = ?, output = ?, error = ?, updated_at = ? WHERE scope = ? AND key = ? AND fence = ?${runGuard}`,
+    params,
   );
   return changed === 1;
 }

@@ -89,6 +89,9 @@ function openSqlite(path: string): Db {
     },
   };
 
+  const begin = db.prepare('BEGIN IMMEDIATE');
+  const commit = db.prepare('COMMIT');
+  const rollback = db.prepare('ROLLBACK');
   let lock: Promise<void> | null = null;
   // The statement must run in the same tick that saw no lock, or a transaction opened
   // in between would swallow it; the direct functions do their work synchronously.
@@ -112,13 +115,13 @@ function openSqlite(path: string): Db {
       try {
         // IMMEDIATE takes the write lock up front: a deferred transaction that reads and
         // then writes fails with SQLITE_BUSY_SNAPSHOT and ignores the busy timeout.
-        db.exec('BEGIN IMMEDIATE');
+        begin.run();
         try {
           const result = await body(direct);
-          db.exec('COMMIT');
+          commit.run();
           return result;
         } catch (error) {
-          if (db.inTransaction) db.exec('ROLLBACK');
+          if (db.inTransaction) rollback.run();
           throw error;
         }
       } finally {

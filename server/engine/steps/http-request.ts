@@ -4,6 +4,7 @@
  * sending, a reset or a 5xx → ambiguous (the receiver may have acted).
  */
 import type { FlowNode } from '../flow/document.ts';
+import { HttpFailure, sendHttp, type HttpResponse } from './http-client.ts';
 import type { Renderer, StepIO, StepKind, StepOutcome } from './types.ts';
 
 export interface HttpAction {
@@ -17,7 +18,6 @@ export interface HttpAction {
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 const MAX_STORED_BODY = 64 * 1024;
-const NOTHING_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 export function renderHttpAction(request: Record<string, unknown>, node: FlowNode, render: Renderer): HttpAction {
   const rawBody = request.body;
@@ -54,10 +54,10 @@ export function parseUrl(text: string): URL | StepOutcome {
   }
 }
 
-async function readBody(response: Response): Promise<unknown> {
-  const text = await response.text();
+function parseBody(response: HttpResponse): unknown {
+  const text = response.body;
   const stored = text.length > MAX_STORED_BODY ? `${text.slice(0, MAX_STORED_BODY)}…` : text;
-  if ((response.headers.get('content-type') ?? '').includes('json')) {
+  if (String(response.headers['content-type'] ?? '').includes('json')) {
     try {
       return JSON.parse(text);
     } catch {
@@ -77,29 +77,28 @@ export async function performHttp(action: HttpAction, io: StepIO): Promise<StepO
   }
   const headers = { ...action.headers };
   if (action.keyHeader && io.key !== undefined) headers[action.keyHeader] = io.key;
-  let response: Response;
+  let response: HttpResponse;
   try {
-    response = await fetch(url, {
+    response = await sendHttp({
       method: action.method,
+      url,
       headers,
       body: action.method === 'GET' || action.method === 'HEAD' ? undefined : action.body,
-      signal: AbortSignal.any([io.signal, AbortSignal.timeout(action.timeoutMs)]),
-      redirect: 'follow',
+      timeoutMs: action.timeoutMs,
+      signal: io.signal,
     });
   } catch (error) {
-    return classifyNetworkError(error, action);
+    if (!(error instanceof HttpFailure)) throw error;
+    return error.reach === 'not_sent'
+      ? { kind: 'not_done', message: `The receiver at ${action.url} could not be reached (${error.code}); nothing was sent.` }
+      : { kind: 'ambiguous', message: `The call to ${action.url} ended without an answer (${error.message}); the receiver may or may not have acted.` };
   }
-  let body: unknown;
-  try {
-    body = await readBody(response);
-  } catch (error) {
-    return { kind: 'ambiguous', message: `The receiver started answering (${response.status}) but the answer was cut off: ${(error as Error).message}.` };
-  }
-  const answer = { status: response.status, contentType: response.headers.get('content-type'), body };
-  if (response.ok) return { kind: 'succeeded', output: answer };
+  const body = parseBody(response);
+  const answer = { status: response.status, contentType: response.headers['content-type'] ?? null, body };
+  if (response.status >= 200 && response.status < 300) return { kind: 'succeeded', output: answer };
   const summary = typeof body === 'string' ? body.slice(0, 300) : JSON.stringify(body).slice(0, 300);
   if (response.status === 408 || response.status === 429) {
-    const retryAfter = Number(response.headers.get('retry-after'));
+    const retryAfter = Number(response.headers['retry-after']);
     return {
       kind: 'not_done',
       message: `The receiver asked to try again later (${response.status}).`,
@@ -107,26 +106,13 @@ export async function performHttp(action: HttpAction, io: StepIO): Promise<StepO
       response: answer,
     };
   }
+  if (response.status >= 300 && response.status < 400) {
+    return { kind: 'failed', message: `The receiver answered with a redirect (${response.status}) to ${response.headers.location ?? 'another address'}; use that address in the step.`, response: answer };
+  }
   if (response.status >= 400 && response.status < 500) {
     return { kind: 'failed', message: `The receiver refused the request (${response.status}): ${summary}`, response: answer };
   }
   return { kind: 'ambiguous', message: `The receiver failed while handling the request (${response.status}): ${summary}`, response: answer };
-}
-
-function classifyNetworkError(error: unknown, action: HttpAction): StepOutcome {
-  const err = error as { name?: string; message?: string; cause?: { code?: string; message?: string } };
-  const code = err.cause?.code;
-  if (err.name === 'TimeoutError') {
-    return { kind: 'ambiguous', message: `The receiver did not answer within ${Math.round(action.timeoutMs / 100) / 10} s; it may or may not have acted.` };
-  }
-  if (err.name === 'AbortError') return { kind: 'ambiguous', message: 'The call was interrupted before the receiver answered.' };
-  if (code && NOTHING_SENT.has(code)) {
-    return { kind: 'not_done', message: `The receiver at ${action.url} could not be reached (${code}); nothing was sent.` };
-  }
-  return {
-    kind: 'ambiguous',
-    message: `The connection to ${action.url} broke before an answer arrived (${code ?? err.cause?.message ?? err.message}); the receiver may or may not have acted.`,
-  };
 }
 
 export const httpRequestStep: StepKind<HttpAction> = {

@@ -1,0 +1,153 @@
+/**
+ * Runs per second of the reference flow (manual → transform → two side-effect HTTP steps
+ * to an in-process receiver → transform) and the cost of one claim, beside a floor: the
+ * same rows written with plain driver statements in the same process and run.
+ */
+import pino from 'pino';
+import { performance } from 'node:perf_hooks';
+import { readEnv } from '../server/env.ts';
+import { createServices } from '../server/services.ts';
+import { newId } from '../server/ids.ts';
+import { tryClaim, settleClaim } from '../server/store/claims.ts';
+import { insertRun } from '../server/store/runs.ts';
+import type { Db } from '../server/store/db.ts';
+import { startReceiver } from '../server/testing/receiver.ts';
+import { summarize, round } from './stats.ts';
+
+export function referenceFlow(receiverUrl: string) {
+  const step = (id: string, x: number) => ({
+    id, type: 'http.request', position: { x, y: 0 },
+    data: {
+      sideEffect: true, key: `{{ trigger.body.order.id }}:${id}`, receiverKeyHeader: 'Idempotency-Key',
+      request: { method: 'POST', url: `${receiverUrl}/${id}`, body: `{"ref": "{{ trigger.body.order.id }}:${id}"}` },
+    },
+  });
+  return {
+    format: 'onceflow/v1',
+    name: 'Reference flow',
+    nodes: [
+      { id: 'start', type: 'trigger.manual', position: { x: 0, y: 0 }, data: {} },
+      { id: 'prep', type: 'transform', position: { x: 100, y: 0 }, data: { outputs: { order: '{{ trigger.body.order.id }}' } } },
+      step('invoice', 200),
+      step('notify', 300),
+      { id: 'done', type: 'transform', position: { x: 400, y: 0 }, data: { outputs: { invoice: '{{ steps.invoice.output.body.id }}' } } },
+    ],
+    edges: [
+      { id: 'e1', source: 'start', target: 'prep' }, { id: 'e2', source: 'prep', target: 'invoice' },
+      { id: 'e3', source: 'invoice', target: 'notify' }, { id: 'e4', source: 'notify', target: 'done' },
+    ],
+  };
+}
+
+export interface RunsBenchResult {
+  database: string;
+  runs: number;
+  runsPerSecond: number;
+  floorRunsPerSecond: number;
+  ratio: number;
+  claimP50Ms: number;
+  claimP99Ms: number;
+  floorClaimP50Ms: number;
+}
+
+async function waitAllSettled(db: Db, count: number): Promise<void> {
+  for (;;) {
+    const row = await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM runs WHERE status IN ('succeeded', 'failed', 'needs_review')`);
+    if (Number(row?.n) >= count) return;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** The same rows a reference run writes, with plain statements: the floor. */
+async function floorRun(db: Db, flowId: string, versionId: string, index: number): Promise<void> {
+  const runId = newId('run');
+  const now = Date.now();
+  const event = (type: string, nodeId: string | null) => [runId, type, nodeId, 1, null, now];
+  const insertEvents = async (tx: Db | Parameters<Parameters<Db['transaction']>[0]>[0], rows: unknown[][]) =>
+    tx.run(`INSERT INTO timeline_events (run_id, type, node_id, attempt, data, created_at) VALUES ${rows.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}`, rows.flat());
+  await db.transaction((tx) => insertRun(tx, { id: runId, flowId, versionId, input: { order: { id: `f${index}` } }, triggerKind: 'manual', triggerNode: 'start', eventId: null, replayOf: null, createdAt: now, createdBy: 'bench' }));
+  await db.run(`UPDATE runs SET status = 'running', lease_owner = 'w', lease_until = ?, lease_fence = lease_fence + 1 WHERE id = ?`, [now + 30000, runId]);
+  for (const node of ['invoice', 'notify']) {
+    await db.run(`INSERT INTO claims (scope, key, status, fingerprint, request, owner_run_id, owner_node_id, fence, lease_until, expires_at, created_at, updated_at) VALUES (?, ?, 'in_progress', 'h', '{}', ?, ?, 1, ?, ?, ?, ?) ON CONFLICT (scope, key) DO NOTHING`, ['floor', `${runId}:${node}`, runId, node, now, now, now, now]);
+    await db.transaction(async (tx) => {
+      await tx.run(`UPDATE runs SET lease_until = ? WHERE id = ? AND lease_fence = 1`, [now, runId]);
+      await tx.run(`UPDATE claims SET status = 'succeeded', output = '{}' WHERE scope = 'floor' AND key = ? AND fence = 1`, [`${runId}:${node}`]);
+      await tx.run(`INSERT INTO checkpoints (run_id, node_id, status, output, attempt, created_at) VALUES (?, ?, 'succeeded', '{}', 1, ?)`, [runId, node, now]);
+      await insertEvents(tx, [event('step.started', node), event('step.succeeded', node)]);
+    });
+  }
+  await db.transaction(async (tx) => {
+    await tx.run(`UPDATE runs SET status = 'succeeded' WHERE id = ?`, [runId]);
+    for (const node of ['prep', 'done']) await tx.run(`INSERT INTO checkpoints (run_id, node_id, status, output, attempt, created_at) VALUES (?, ?, 'succeeded', '{}', 1, ?)`, [runId, node, now]);
+    await insertEvents(tx, [event('run.started', null), event('step.started', 'prep'), event('step.succeeded', 'prep'), event('step.started', 'done'), event('step.succeeded', 'done'), event('run.succeeded', null)]);
+  });
+}
+
+export async function benchRuns(databaseUrl: string, label: string, count: number): Promise<RunsBenchResult> {
+  const services = await createServices(readEnv({ DATABASE_URL: databaseUrl, ONCEFLOW_POLL_MS: '5' }), pino({ level: 'silent' }));
+  const receiver = await startReceiver({ honoursKeys: true });
+  try {
+    const { id: flowId } = await services.flows.import(referenceFlow(receiver.url));
+    const version = (await services.flows.versions(flowId))[0]!;
+
+    // Warm-up, then the measured batch queued up front so only execution is timed.
+    const warm = services.createWorker({ concurrency: 64 });
+    for (let index = 0; index < 200; index++) await services.runs.start({ flowId, input: { order: { id: `warm${index}` } } });
+    warm.start();
+    await waitAllSettled(services.db, 200);
+    await warm.stop();
+
+    for (let index = 0; index < count; index++) await services.runs.start({ flowId, input: { order: { id: `o${index}` } } });
+    const worker = services.createWorker({ concurrency: Number(process.env.BENCH_CONCURRENCY ?? 64) });
+    const started = performance.now();
+    worker.start();
+    await waitAllSettled(services.db, 200 + count);
+    const seconds = (performance.now() - started) / 1000;
+    await worker.stop();
+    const failed = await services.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM runs WHERE status <> 'succeeded'`);
+    if (Number(failed?.n) > 0) throw new Error(`${failed?.n} benchmark runs did not succeed`);
+
+    // The claim itself: insert-or-nothing plus its fenced settle, one after another.
+    const claimSamples: number[] = [];
+    for (let index = 0; index < 2000; index++) {
+      const now = Date.now();
+      const t0 = performance.now();
+      const fence = await tryClaim(services.db, { scope: 'bench', key: `k${index}`, fingerprint: 'h', request: {}, runId: 'r', nodeId: 'n', leaseUntil: now + 30000, expiresAt: now + 86400000, now });
+      claimSamples.push(performance.now() - t0);
+      await settleClaim(services.db, { scope: 'bench', key: `k${index}`, fence: fence! }, { status: 'succeeded', output: {}, now });
+    }
+    const floorSamples: number[] = [];
+    for (let index = 0; index < 2000; index++) {
+      const t0 = performance.now();
+      await services.db.run(`INSERT INTO claims (scope, key, status, fingerprint, request, owner_run_id, owner_node_id, fence, lease_until, expires_at, created_at, updated_at) VALUES ('floorclaim', ?, 'in_progress', 'h', '{}', 'r', 'n', 1, 0, 0, 0, 0) ON CONFLICT (scope, key) DO NOTHING`, [`k${index}`]);
+      floorSamples.push(performance.now() - t0);
+    }
+
+    const floorStart = performance.now();
+    const floorCount = Math.min(count, 2000);
+    // The floor runs with the same concurrency as the worker, so both pay for the same interleaving.
+    let next = 0;
+    await Promise.all(Array.from({ length: 16 }, async () => {
+      while (next < floorCount) await floorRun(services.db, flowId, version.id, next++);
+    }));
+    const floorSeconds = (performance.now() - floorStart) / 1000;
+
+    const claim = summarize(claimSamples);
+    const floorClaim = summarize(floorSamples);
+    const runsPerSecond = count / seconds;
+    const floorRunsPerSecond = floorCount / floorSeconds;
+    return {
+      database: label,
+      runs: count,
+      runsPerSecond: round(runsPerSecond, 0),
+      floorRunsPerSecond: round(floorRunsPerSecond, 0),
+      ratio: round(runsPerSecond / floorRunsPerSecond),
+      claimP50Ms: round(claim.p50, 3),
+      claimP99Ms: round(claim.p99, 3),
+      floorClaimP50Ms: round(floorClaim.p50, 3),
+    };
+  } finally {
+    await receiver.close();
+    await services.close();
+  }
+}
