@@ -7,6 +7,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { UserError } from './engine/errors.ts';
 import type { Env } from './env.ts';
 import { registerHealth } from './http/health.ts';
+import { registerHooks } from './http/hooks.ts';
 import { registerStatic } from './http/static.ts';
 import { createServices, type Services } from './services.ts';
 import { appRouter, type AppRouter } from './trpc/router.ts';
@@ -26,6 +27,7 @@ export interface RunningServer {
 async function buildHttp(services: Services): Promise<FastifyInstance> {
   const app = Fastify({ logger: false, bodyLimit: 1024 * 1024 });
   registerHealth(app, services);
+  await registerHooks(app, services.webhooks);
   await app.register(fastifyTRPCPlugin, {
     prefix: '/trpc',
     trpcOptions: {
@@ -55,7 +57,7 @@ export function createServer(options: ServerOptions) {
         }
         throw error;
       }
-      if (options.worker !== false) services.createWorker().start();
+      if (options.worker !== false) services.startWorker();
       const address = app.server.address();
       const port = typeof address === 'object' && address ? address.port : env.PORT;
       const host = env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST;

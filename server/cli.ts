@@ -6,6 +6,7 @@
 import { parseArgs } from 'node:util';
 import { createServer } from './app.ts';
 import { createClient, explainClientError } from './cli/client.ts';
+import { eventsCommand } from './cli/events.ts';
 import { exportFlow, importFlow, listFlows } from './cli/flows.ts';
 import { listRunsCommand, parseInput, rerunCommand, resolveCommand, showRun, startRun } from './cli/runs.ts';
 import { UserError } from './engine/errors.ts';
@@ -27,7 +28,9 @@ const USAGE = `Usage: onceflow <command>
   runs list [flowId] [--status S] [--json]
   runs show <runId> [--json]
   rerun <runId> [--wait]       resume a failed run from its checkpoints
-  resolve <runId> <nodeId> happened|do-it|skip`;
+  resolve <runId> <nodeId> happened|do-it|skip
+  events list <flowId> [--json]  the webhook inbox: deliveries, repeats, refusals
+  events replay <eventId>      run a delivery again as a replay`;
 
 async function start(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: { 'no-worker': { type: 'boolean' } } });
@@ -54,8 +57,7 @@ async function worker(args: string[]): Promise<void> {
   if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency > 0)) {
     throw new UserError('--concurrency takes a whole number above 0.');
   }
-  const running = services.createWorker({ concurrency });
-  running.start();
+  const running = services.startWorker({ concurrency });
   console.log(`Onceflow worker ${running.id} is running on ${services.db.description}`);
   let stopping = false;
   const stop = async () => {
@@ -124,6 +126,8 @@ async function main(argv: string[]): Promise<void> {
       throw new UserError('Did you mean `onceflow runs list [flowId]` or `onceflow runs show <runId>`?');
     case 'rerun':
       return setExit(rerunCommand(createClient(), need(positionals[0], 'onceflow rerun <runId> [--wait]'), { wait, json }));
+    case 'events':
+      return setExit(eventsCommand(createClient(), positionals, json));
     case 'resolve':
       return setExit(resolveCommand(createClient(), need(positionals[0], 'onceflow resolve <runId> <nodeId> happened|do-it|skip'), need(positionals[1], 'the step id'), need(positionals[2], 'happened, do-it or skip')));
     case undefined:

@@ -13,6 +13,12 @@ import { runService, type RunService } from './engine/run-service.ts';
 import { DEFAULT_ENGINE_CONFIG, type EngineConfig } from './engine/step-runtime.ts';
 import { systemClock, type Clock } from './engine/types.ts';
 import { createWorker, type Worker } from './engine/worker.ts';
+import { inboxService, type InboxService } from './engine/inbox-service.ts';
+import { createScheduler } from './engine/scheduler.ts';
+import { createSweeper } from './engine/sweeper.ts';
+import { triggerDirectory } from './engine/trigger-directory.ts';
+import { webhookIntake, type WebhookIntake } from './engine/webhook-intake.ts';
+import { transitionEntity } from './store/entities.ts';
 import type { Env } from './env.ts';
 import { openDatabase, type Db } from './store/db.ts';
 import { flowStore } from './store/flows.ts';
@@ -27,8 +33,12 @@ export interface Services {
   clock: Clock;
   flows: FlowService;
   runs: RunService;
+  inbox: InboxService;
+  webhooks: WebhookIntake;
   plans: PlanCache;
-  /** Creates (does not start) a worker sharing this process's database. */
+  /** Creates and starts a worker sharing this process's database, with the scheduler and sweeper beside it. */
+  startWorker(options?: { concurrency?: number }): Worker;
+  /** Creates (does not start) a bare worker: tests and benchmarks drive it themselves. */
   createWorker(options?: { concurrency?: number }): Worker;
   /** Wakes this process's worker, if any, when a run was queued. */
   nudge(): void;
@@ -55,7 +65,23 @@ export async function createServices(env: Env, log: Logger = pino({ level: env.O
   const crash = createCrashPoints(env.ONCEFLOW_CRASH_AT);
   const checkUrl = createNetworkPolicy(env.ONCEFLOW_HTTP_ALLOW);
   const workers: Worker[] = [];
+  const stoppers: (() => void)[] = [];
   const nudge = () => workers.forEach((worker) => worker.nudge());
+  const loadSecrets = async (): Promise<Record<string, string>> => ({});
+  const runs = runService({ db, flows: store, plans, clock, onQueued: nudge });
+  const stepServices = {
+    checkUrl,
+    transitionEntity: (request: Parameters<typeof transitionEntity>[1]) => transitionEntity(db, request),
+  };
+
+  const makeWorker = (options: { concurrency?: number } = {}) => {
+    const worker = createWorker(
+      { db, clock, log, config, crash, services: stepServices },
+      { concurrency: options.concurrency ?? env.ONCEFLOW_WORKER_CONCURRENCY, pollMs: env.ONCEFLOW_POLL_MS, plans, loadSecrets },
+    );
+    workers.push(worker);
+    return worker;
+  };
 
   return {
     env,
@@ -65,17 +91,23 @@ export async function createServices(env: Env, log: Logger = pino({ level: env.O
     clock,
     plans,
     flows: flowService(store),
-    runs: runService({ db, flows: store, plans, clock, onQueued: nudge }),
-    createWorker(options = {}) {
-      const worker = createWorker(
-        { db, clock, log, config, crash, services: { checkUrl } },
-        { concurrency: options.concurrency ?? env.ONCEFLOW_WORKER_CONCURRENCY, pollMs: env.ONCEFLOW_POLL_MS, plans, loadSecrets: async () => ({}) },
-      );
-      workers.push(worker);
+    runs,
+    inbox: inboxService({ db, flows: store, runs }),
+    webhooks: webhookIntake({ db, clock, triggers: triggerDirectory(db, plans, clock.now), secrets: loadSecrets, onQueued: nudge }),
+    createWorker: makeWorker,
+    startWorker(options) {
+      const worker = makeWorker(options);
+      worker.start();
+      const scheduler = createScheduler({ db, clock, plans, log, onQueued: nudge });
+      const sweeper = createSweeper({ db, clock, log });
+      scheduler.start();
+      sweeper.start();
+      stoppers.push(scheduler.stop, sweeper.stop);
       return worker;
     },
     nudge,
     async close() {
+      stoppers.forEach((stop) => stop());
       await Promise.all(workers.map((worker) => worker.stop()));
       await prisma.$disconnect();
       await db.close();

@@ -56,7 +56,7 @@ async function act(step: StepExecution, kind: StepKind<unknown>, prepared: unkno
     deps.crash.check('after-claim', node.id);
     for (let attempt = 1; ; attempt++) {
       const outcome: StepOutcome = await kind.execute(prepared, {
-        key: claim.key, runId: journal.run.id, now: deps.clock.now, signal: step.signal, services: deps.services,
+        key: claim.key, runId: journal.run.id, flowId: step.flowId, nodeId: node.id, now: deps.clock.now, signal: step.signal, services: deps.services,
       });
       deps.crash.check('after-act', node.id);
       const retriesLeft = attempt <= policy.max;

@@ -139,7 +139,7 @@ async function runPlainStep(step: StepExecution, kind: NonNullable<ReturnType<ty
   const { node, journal, deps } = step;
   const policy = retryPolicy(node, deps.config);
   for (let attempt = 1; ; attempt++) {
-    const outcome = await kind.execute(prepared, { runId: journal.run.id, now: deps.clock.now, previous, signal: step.signal, services: deps.services });
+    const outcome = await kind.execute(prepared, { runId: journal.run.id, flowId: step.flowId, nodeId: node.id, now: deps.clock.now, previous, signal: step.signal, services: deps.services });
     switch (outcome.kind) {
       case 'succeeded': {
         const output = masked(outcome.output, step.secretValues);

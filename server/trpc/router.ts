@@ -1,3 +1,4 @@
+import { eventsRouter } from './events.ts';
 import { flowsRouter } from './flows.ts';
 import { galleryRouter } from './gallery.ts';
 import { runsRouter } from './runs.ts';
@@ -6,6 +7,7 @@ import { router } from './trpc.ts';
 export const appRouter = router({
   flows: flowsRouter,
   runs: runsRouter,
+  events: eventsRouter,
   gallery: galleryRouter,
 });
 

@@ -32,6 +32,8 @@ export interface StepIO {
   /** This step's checkpoint from an earlier attempt that did not settle it (e.g. a delay). */
   previous?: CheckpointRow;
   runId: string;
+  flowId: string;
+  nodeId: string;
   now(): number;
   signal: AbortSignal;
   services: StepServices;
@@ -50,12 +52,17 @@ export interface EntityTransitionRequest {
   entity: string;
   states: string[];
   to: string;
+  /** Apply only once the entity has reached this state. */
+  requires?: string;
+  /** `runId/nodeId`: lets the same step re-executed after a crash recognise its own move. */
+  appliedBy: string;
   now: number;
 }
 
 export type EntityTransitionResult =
   | { applied: true; from: string | null; to: string; version: number }
-  | { applied: false; current: string; to: string; version: number };
+  | { applied: false; blocked?: false; current: string; to: string; version: number }
+  | { applied: false; blocked: true; current: string | null; to: string };
 
 export interface StepKind<Prepared = unknown> {
   readonly type: string;

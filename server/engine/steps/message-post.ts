@@ -1,0 +1,50 @@
+/**
+ * message.post: a chat message to a Slack-compatible incoming webhook (POST `{ "text" }`).
+ * It is an HTTP call underneath, so its answers are classified exactly like http.request:
+ * nothing sent or 408/429 → not done; other 4xx (Slack's invalid_payload,
+ * channel_not_found …) → refused; a timeout after sending, a reset or a 5xx → ambiguous.
+ * Chat webhooks rarely honour keys; when `receiverKeyHeader` is set the key is sent in
+ * that header and the receiver is trusted to deduplicate.
+ */
+import type { FlowNode } from '../flow/document.ts';
+import { performHttp, type HttpAction } from './http-request.ts';
+import type { StepKind } from './types.ts';
+
+export interface MessageAction {
+  url: string;
+  text: string;
+  timeoutMs: number;
+  keyHeader: string | undefined;
+}
+
+// (default: 30 s, like http.request)
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+function keyHeaderOf(node: FlowNode): string | undefined {
+  const header = node.data.receiverKeyHeader;
+  return typeof header === 'string' && header.length > 0 ? header : undefined;
+}
+
+export function toHttpAction(message: MessageAction): HttpAction {
+  return {
+    method: 'POST',
+    url: message.url,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ text: message.text }),
+    timeoutMs: message.timeoutMs,
+    keyHeader: message.keyHeader,
+  };
+}
+
+export const messagePostStep: StepKind<MessageAction> = {
+  type: 'message.post',
+  prepare: (node, render) => ({
+    url: render.text(String(node.data.url ?? '')),
+    text: render.text(String(node.data.text ?? '')),
+    timeoutMs: typeof node.data.timeoutMs === 'number' ? node.data.timeoutMs : DEFAULT_TIMEOUT_MS,
+    keyHeader: keyHeaderOf(node),
+  }),
+  describe: (message) => ({ url: message.url, text: message.text }),
+  execute: (message, io) => performHttp(toHttpAction(message), io),
+  honoursKey: (node) => keyHeaderOf(node) !== undefined,
+};

@@ -1,0 +1,32 @@
+/**
+ * Forgets what has outlived its keep time: inbound event ids past their dedupe window,
+ * claims past their key lifetime (never one in progress), and refusals older than 30 days.
+ * Runs beside every worker (default: once a minute); deleting twice is harmless.
+ */
+import type { Logger } from 'pino';
+import { pruneExpiredClaims } from '../store/claims.ts';
+import type { Db } from '../store/db.ts';
+import { pruneInbound } from '../store/inbound.ts';
+import type { Clock } from './types.ts';
+
+const REJECTIONS_KEPT_MS = 30 * 24 * 3600_000;
+
+export function createSweeper(deps: { db: Db; clock: Clock; log: Logger }, everyMs = 60_000) {
+  let timer: NodeJS.Timeout | null = null;
+  const sweep = async () => {
+    const now = deps.clock.now();
+    const removed = (await pruneInbound(deps.db, now, now - REJECTIONS_KEPT_MS)) + (await pruneExpiredClaims(deps.db, now));
+    if (removed > 0) deps.log.info({ removed }, 'swept expired event ids and claims');
+    return removed;
+  };
+  return {
+    sweep,
+    start() {
+      timer = setInterval(() => void sweep().catch((error) => deps.log.warn({ err: error }, 'sweep failed')), everyMs);
+      timer.unref();
+    },
+    stop() {
+      if (timer) clearInterval(timer);
+    },
+  };
+}

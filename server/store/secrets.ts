@@ -1,0 +1,63 @@
+/**
+ * Secrets: one encrypted row per name. Values arrive here already encrypted; this file
+ * never sees a plaintext.
+ *
+ * Invariant: `updated_at` only moves forward across the whole table (each write stores
+ * at least the previous maximum + 1), so `(MAX(updated_at), COUNT(*))` changes on every
+ * write and serves other processes' caches as a change check. One sequence slips past it:
+ * deleting the newest row and, within the same check interval, writing another whose
+ * time lands exactly on the deleted one's, which needs a clock behind the stored times.
+ */
+import type { EncryptedValue } from '../engine/secrets/crypto.ts';
+import type { Sql } from './db.ts';
+
+export interface SecretRow extends EncryptedValue {
+  name: string;
+  updatedAt: number;
+}
+
+export interface SecretsStamp {
+  maxUpdatedAt: number | null;
+  count: number;
+}
+
+/** Inserts or replaces the secret; returns the stored `updated_at`. */
+export async function upsertSecret(sql: Sql, name: string, value: EncryptedValue, now: number): Promise<number> {
+  // INSERT … SELECT needs a WHERE for SQLite to parse the ON CONFLICT clause after it.
+  const row = await sql.get<{ updated_at: number }>(
+    `INSERT INTO secrets (name, ciphertext, iv, tag, updated_at)
+     SELECT ?, ?, ?, ?, CASE WHEN COALESCE(MAX(updated_at), 0) < CAST(? AS BIGINT) THEN CAST(? AS BIGINT) ELSE MAX(updated_at) + 1 END
+     FROM secrets WHERE 1 = 1
+     ON CONFLICT (name) DO UPDATE SET ciphertext = excluded.ciphertext, iv = excluded.iv, tag = excluded.tag, updated_at = excluded.updated_at
+     RETURNING updated_at`,
+    [name, value.ciphertext, value.iv, value.tag, now, now],
+  );
+  return Number(row?.updated_at);
+}
+
+export async function deleteSecret(sql: Sql, name: string): Promise<boolean> {
+  return (await sql.run('DELETE FROM secrets WHERE name = ?', [name])) > 0;
+}
+
+export async function listSecretNames(sql: Sql): Promise<{ name: string; updatedAt: number }[]> {
+  const rows = await sql.all<{ name: string; updated_at: number }>('SELECT name, updated_at FROM secrets ORDER BY name');
+  return rows.map((row) => ({ name: row.name, updatedAt: Number(row.updated_at) }));
+}
+
+export async function loadSecretRows(sql: Sql): Promise<SecretRow[]> {
+  const rows = await sql.all<{ name: string; ciphertext: string; iv: string; tag: string; updated_at: number }>(
+    'SELECT name, ciphertext, iv, tag, updated_at FROM secrets ORDER BY name',
+  );
+  return rows.map((row) => ({ name: row.name, ciphertext: row.ciphertext, iv: row.iv, tag: row.tag, updatedAt: Number(row.updated_at) }));
+}
+
+/** The cheap change check: one aggregate over a small table, no values read. */
+export async function secretsStamp(sql: Sql): Promise<SecretsStamp> {
+  const row = await sql.get<{ max_updated_at: number | null; count: number }>(
+    'SELECT MAX(updated_at) AS max_updated_at, COUNT(*) AS count FROM secrets',
+  );
+  return {
+    maxUpdatedAt: row?.max_updated_at == null ? null : Number(row.max_updated_at),
+    count: Number(row?.count ?? 0),
+  };
+}

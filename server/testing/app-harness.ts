@@ -1,0 +1,38 @@
+/** The whole server (HTTP, tRPC, webhooks, embedded worker) in the test process. */
+import { createServer, type RunningServer } from '../app.ts';
+import { readEnv } from '../env.ts';
+import type { RunStatus } from '../engine/types.ts';
+import { getRun } from '../store/runs.ts';
+
+export async function startApp(databaseUrl: string, env: Record<string, string> = {}): Promise<RunningServer> {
+  return createServer({
+    env: readEnv({ DATABASE_URL: databaseUrl, PORT: '0', ONCEFLOW_POLL_MS: '20', ONCEFLOW_LEASE_MS: '2000', ONCEFLOW_LOG_LEVEL: 'silent', ...env }),
+  }).start();
+}
+
+export async function hookUrl(server: RunningServer, flowId: string, nodeId = 'hook'): Promise<string> {
+  const trigger = (await server.services.flows.get(flowId)).triggers.find((candidate) => candidate.nodeId === nodeId);
+  if (!trigger) throw new Error(`flow ${flowId} has no trigger ${nodeId}`);
+  return `${server.url}/hooks/${trigger.hookId}`;
+}
+
+export async function waitUntilSettled(server: RunningServer, flowId: string, expected: number, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const row = await server.services.db.get<{ n: number }>(
+      `SELECT COUNT(*) AS n FROM runs WHERE flow_id = ? AND status IN ('succeeded', 'failed', 'needs_review', 'cancelled')`, [flowId]);
+    if (Number(row?.n) >= expected) return;
+    if (Date.now() > deadline) throw new Error(`only ${row?.n} of ${expected} runs settled`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+export async function waitForRunStatus(server: RunningServer, runId: string, statuses: RunStatus[] = ['succeeded', 'failed', 'needs_review'], timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const run = await getRun(server.services.db, runId);
+    if (run && statuses.includes(run.status)) return run;
+    if (Date.now() > deadline) throw new Error(`run ${runId} stayed ${run?.status}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
