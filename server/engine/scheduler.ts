@@ -3,8 +3,9 @@
  * `schedule:<fire time>`, so any number of workers (or a restart) may notice the same fire
  * and the unique (trigger, event id) index still lets exactly one run start.
  *
- * Missed fires after downtime: only the latest missed fire runs, once (a schedule that
- * fires every minute does not replay a night of minutes after an outage).
+ * Missed fires: a fire missed by less than a minute (a slow tick on a busy machine) is
+ * caught up, each once. After longer downtime only the latest missed fire runs, once: a
+ * schedule that fires every minute does not replay a night of minutes after an outage.
  */
 import { Cron } from 'croner';
 import type { Logger } from 'pino';
@@ -15,6 +16,8 @@ import type { PlanCache } from './flow-plan.ts';
 import type { Clock } from './types.ts';
 
 const DEDUPE_WINDOW_MS = 30 * 24 * 3600_000;
+const CATCH_UP_MS = 60_000;
+const MAX_CATCH_UP = 60;
 
 export interface SchedulerDeps {
   db: Db;
@@ -86,7 +89,10 @@ export function createScheduler(deps: SchedulerDeps, tickMs = 200) {
         const cron = cronFor(String(node.data.cron), typeof node.data.timezone === 'string' ? node.data.timezone : undefined);
         const latest = cron.previousRuns(1, new Date(now))[0]?.getTime();
         const since = Number(row.last_fire_at ?? row.created_at);
-        if (latest !== undefined && latest > since) await fire(row, row.version_id, latest);
+        if (latest === undefined || latest <= since) continue;
+        const missed = cron.nextRuns(MAX_CATCH_UP, new Date(since)).map((date) => date.getTime()).filter((time) => time <= latest);
+        const catchUp = missed.length < MAX_CATCH_UP && missed[0] !== undefined && missed[0] >= now - CATCH_UP_MS;
+        for (const fireAt of catchUp ? missed : [latest]) await fire(row, row.version_id, fireAt);
       } catch (error) {
         deps.log.warn({ err: error, hookId: row.hook_id }, 'schedule could not fire');
       }

@@ -50,6 +50,7 @@ export function createWorker(base: Omit<EngineDeps, 'claims'>, options: WorkerOp
   };
   const deps: EngineDeps = { ...base, claims: tracker };
   const { db, clock, config, log } = deps;
+  const batch = Math.max(1, Math.min(8, Math.floor(options.concurrency / 4)));
   let running = false;
   let wake: (() => void) | null = null;
   let loop: Promise<void> | null = null;
@@ -93,7 +94,8 @@ export function createWorker(base: Omit<EngineDeps, 'claims'>, options: WorkerOp
     while (running) {
       const free = options.concurrency - active.size;
       let leased: RunRow[] = [];
-      if (free > 0) {
+      // When busy, lease in batches: one statement per finished run would cost more than the run.
+      if (free > 0 && (free >= batch || active.size === 0)) {
         try {
           leased = await leaseRuns(db, { workerId: id, limit: free, leaseMs: config.leaseMs, now: clock.now() });
         } catch (error) {
@@ -106,7 +108,7 @@ export function createWorker(base: Omit<EngineDeps, 'claims'>, options: WorkerOp
           entry.done = execute(leasedRun, abort);
         }
       }
-      if (leased.length === 0 || active.size >= options.concurrency) {
+      if (leased.length === 0 || options.concurrency - active.size < batch) {
         if (active.size === 0) options.onIdle?.();
         await new Promise<void>((resolve) => {
           wake = resolve;

@@ -44,17 +44,29 @@ export interface LeaseRequest {
   now: number;
 }
 
-const LEASABLE = `status IN ('queued', 'running', 'waiting')
-  AND (status = 'queued' OR (status = 'running' AND lease_until < ?) OR (status = 'waiting' AND wake_at <= ?))`;
-
+/**
+ * Leases up to `limit` runs. Queued runs come first, in order, through the (status, seq)
+ * index; runs whose delay is due or whose worker died (lease lapsed) are looked for only
+ * when the queue leaves room, so the common case is one indexed probe.
+ */
 export async function leaseRuns(db: Db, request: LeaseRequest): Promise<RunRow[]> {
+  const queued = await leaseWhere(db, request, `status = 'queued' ORDER BY seq`);
+  if (queued.length >= request.limit) return queued;
+  const rest = { ...request, limit: request.limit - queued.length };
+  const due = await leaseWhere(db, rest, `status = 'waiting' AND wake_at <= ? ORDER BY wake_at`, [request.now]);
+  if (queued.length + due.length >= request.limit) return [...queued, ...due];
+  const lapsed = await leaseWhere(db, { ...rest, limit: rest.limit - due.length }, `status = 'running' AND lease_until < ? ORDER BY lease_until`, [request.now]);
+  return [...queued, ...due, ...lapsed];
+}
+
+async function leaseWhere(db: Db, request: LeaseRequest, where: string, whereParams: unknown[] = []): Promise<RunRow[]> {
   const lock = db.dialect === 'postgresql' ? 'FOR UPDATE SKIP LOCKED' : '';
   const rows = await db.all(
     `UPDATE runs SET status = 'running', lease_owner = ?, lease_until = ?, lease_fence = lease_fence + 1,
        wake_at = NULL, started_at = COALESCE(started_at, ?)
-     WHERE id IN (SELECT id FROM runs WHERE ${LEASABLE} ORDER BY seq LIMIT ? ${lock})
+     WHERE id IN (SELECT id FROM runs WHERE ${where} LIMIT ? ${lock})
      RETURNING ${RUN_COLUMNS}`,
-    [request.workerId, request.now + request.leaseMs, request.now, request.now, request.now, request.limit],
+    [request.workerId, request.now + request.leaseMs, request.now, ...whereParams, request.limit],
   );
   return rows.map(toRun).sort((a, b) => a.seq - b.seq);
 }
