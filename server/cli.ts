@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { createServer } from './app.ts';
 import { createClient, explainClientError } from './cli/client.ts';
 import { eventsCommand } from './cli/events.ts';
+import { secretsCommand } from './cli/secrets.ts';
 import { exportFlow, importFlow, listFlows } from './cli/flows.ts';
 import { listRunsCommand, parseInput, rerunCommand, resolveCommand, showRun, startRun } from './cli/runs.ts';
 import { UserError } from './engine/errors.ts';
@@ -29,6 +30,8 @@ const USAGE = `Usage: onceflow <command>
   runs show <runId> [--json]
   rerun <runId> [--wait]       resume a failed run from its checkpoints
   resolve <runId> <nodeId> happened|do-it|skip
+  secrets set NAME [VALUE|-]   store a secret (from standard input with - or no value)
+  secrets list | delete NAME
   events list <flowId> [--json]  the webhook inbox: deliveries, repeats, refusals
   events replay <eventId>      run a delivery again as a replay`;
 
@@ -126,6 +129,8 @@ async function main(argv: string[]): Promise<void> {
       throw new UserError('Did you mean `onceflow runs list [flowId]` or `onceflow runs show <runId>`?');
     case 'rerun':
       return setExit(rerunCommand(createClient(), need(positionals[0], 'onceflow rerun <runId> [--wait]'), { wait, json }));
+    case 'secrets':
+      return secretsCommand(createClient(), positionals);
     case 'events':
       return setExit(eventsCommand(createClient(), positionals, json));
     case 'resolve':

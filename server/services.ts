@@ -19,6 +19,8 @@ import { createSweeper } from './engine/sweeper.ts';
 import { triggerDirectory } from './engine/trigger-directory.ts';
 import { webhookIntake, type WebhookIntake } from './engine/webhook-intake.ts';
 import { transitionEntity } from './store/entities.ts';
+import { loadSecretKey } from './engine/secrets/crypto.ts';
+import { secretService, type SecretService } from './engine/secrets/secret-service.ts';
 import type { Env } from './env.ts';
 import { openDatabase, type Db } from './store/db.ts';
 import { flowStore } from './store/flows.ts';
@@ -34,6 +36,7 @@ export interface Services {
   flows: FlowService;
   runs: RunService;
   inbox: InboxService;
+  secrets: SecretService;
   webhooks: WebhookIntake;
   plans: PlanCache;
   /** Creates and starts a worker sharing this process's database, with the scheduler and sweeper beside it. */
@@ -67,7 +70,15 @@ export async function createServices(env: Env, log: Logger = pino({ level: env.O
   const workers: Worker[] = [];
   const stoppers: (() => void)[] = [];
   const nudge = () => workers.forEach((worker) => worker.nudge());
-  const loadSecrets = async (): Promise<Record<string, string>> => ({});
+  let secrets: SecretService;
+  try {
+    secrets = secretService({ db, key: loadSecretKey({ envKey: env.ONCEFLOW_SECRET_KEY, dataDir: env.dataDir }), clock });
+  } catch (error) {
+    await prisma.$disconnect();
+    await db.close();
+    throw error;
+  }
+  const loadSecrets = () => secrets.values();
   const runs = runService({ db, flows: store, plans, clock, onQueued: nudge });
   const stepServices = {
     checkUrl,
@@ -93,6 +104,7 @@ export async function createServices(env: Env, log: Logger = pino({ level: env.O
     flows: flowService(store),
     runs,
     inbox: inboxService({ db, flows: store, runs }),
+    secrets,
     webhooks: webhookIntake({ db, clock, triggers: triggerDirectory(db, plans, clock.now), secrets: loadSecrets, onQueued: nudge }),
     createWorker: makeWorker,
     startWorker(options) {

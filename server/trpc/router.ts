@@ -2,6 +2,7 @@ import { eventsRouter } from './events.ts';
 import { flowsRouter } from './flows.ts';
 import { galleryRouter } from './gallery.ts';
 import { runsRouter } from './runs.ts';
+import { secretsRouter } from './secrets.ts';
 import { router } from './trpc.ts';
 
 export const appRouter = router({
@@ -9,6 +10,7 @@ export const appRouter = router({
   runs: runsRouter,
   events: eventsRouter,
   gallery: galleryRouter,
+  secrets: secretsRouter,
 });
 
 export type AppRouter = typeof appRouter;
