@@ -5,33 +5,56 @@
 import { parseArgs } from 'node:util';
 import { createPostgresDatabase, createSqliteDatabase } from '../server/testing/databases.ts';
 import { benchRuns, type RunsBenchResult } from './runs.ts';
+import { benchWebhooks, type WebhookBenchResult } from './webhooks.ts';
 
-const { values } = parseArgs({ options: { json: { type: 'boolean', default: false }, runs: { type: 'string', default: '3000' } } });
+const { values } = parseArgs({
+  options: {
+    json: { type: 'boolean', default: false },
+    runs: { type: 'string', default: '3000' },
+    seconds: { type: 'string', default: '10' },
+    only: { type: 'string' },
+  },
+});
 const count = Number(values.runs);
-const results: { runs: RunsBenchResult[] } = { runs: [] };
+const seconds = Number(values.seconds);
+const results: { runs: RunsBenchResult[]; webhooks: WebhookBenchResult[] } = { runs: [], webhooks: [] };
+const wanted = (section: string) => !values.only || values.only === section;
 
-const sqlite = createSqliteDatabase();
-try {
-  results.runs.push(await benchRuns(sqlite.url, 'sqlite', count));
-} finally {
-  await sqlite.drop();
-}
-if (process.env.TEST_DATABASE_URL) {
-  const postgres = await createPostgresDatabase(process.env.TEST_DATABASE_URL);
+async function withDatabase(create: () => Promise<{ url: string; drop(): Promise<void> }>, body: (url: string) => Promise<void>) {
+  const database = await create();
   try {
-    results.runs.push(await benchRuns(postgres.url, 'postgresql', count));
+    await body(database.url);
   } finally {
-    await postgres.drop();
+    await database.drop();
   }
+}
+
+const engines: { label: string; create: () => Promise<{ url: string; drop(): Promise<void> }> }[] = [
+  { label: 'sqlite', create: async () => createSqliteDatabase() },
+];
+if (process.env.TEST_DATABASE_URL) {
+  const base = process.env.TEST_DATABASE_URL;
+  engines.push({ label: 'postgresql', create: () => createPostgresDatabase(base) });
 } else if (!values.json) {
   console.log('PostgreSQL skipped: set TEST_DATABASE_URL to measure it too.');
+}
+for (const engine of engines) {
+  if (wanted('runs')) await withDatabase(engine.create, async (url) => { results.runs.push(await benchRuns(url, engine.label, count)); });
+  if (wanted('webhooks')) await withDatabase(engine.create, async (url) => { results.webhooks.push(await benchWebhooks(url, engine.label, seconds)); });
 }
 
 if (values.json) {
   console.log(JSON.stringify(results, null, 2));
 } else {
-  console.log('\nRuns of the reference flow (manual → transform → 2 side-effect HTTP steps → transform)');
-  console.table(results.runs.map((row) => ({
+  if (results.webhooks.length) {
+    console.log('\nWebhook acknowledgements, 32 connections, 50% repeated event ids (server with --no-worker)');
+    console.table(results.webhooks.map((row) => ({
+      database: row.database, 'req/s': row.requestsPerSecond, 'p50 ms': row.p50Ms, 'p99 ms': row.p99Ms,
+      'floor req/s': row.floorRequestsPerSecond, 'floor p50 ms': row.floorP50Ms, 'floor p99 ms': row.floorP99Ms, ratio: row.ratio, errors: row.errors,
+    })));
+  }
+  if (results.runs.length) console.log('\nRuns of the reference flow (manual → transform → 2 side-effect HTTP steps → transform)');
+  if (results.runs.length) console.table(results.runs.map((row) => ({
     database: row.database,
     runs: row.runs,
     'runs/s': row.runsPerSecond,

@@ -130,7 +130,7 @@ async function main(argv: string[]): Promise<void> {
     case 'rerun':
       return setExit(rerunCommand(createClient(), need(positionals[0], 'onceflow rerun <runId> [--wait]'), { wait, json }));
     case 'secrets':
-      return secretsCommand(createClient(), positionals);
+      return secretsCommand(createClient(), rest);
     case 'events':
       return setExit(eventsCommand(createClient(), positionals, json));
     case 'resolve':

@@ -13,6 +13,7 @@ import { extendClaimLease } from '../store/claims.ts';
 import { heartbeatRuns, leaseRuns } from '../store/runs.ts';
 import type { PlanCache } from './flow-plan.ts';
 import { executeRun } from './run-executor.ts';
+import { RunJournal } from './run-journal.ts';
 import type { ClaimTracker, EngineDeps } from './step-runtime.ts';
 import type { RunRow } from './types.ts';
 
@@ -66,16 +67,30 @@ export function createWorker(base: Omit<EngineDeps, 'claims'>, options: WorkerOp
     try {
       const plan = await options.plans.get(run.versionId);
       if (!plan) {
-        log.error({ runId: run.id, versionId: run.versionId }, 'flow version missing');
+        await failRun(run, 'The flow version this run belongs to no longer exists.');
         return;
       }
-      await executeRun(deps, { run, plan, secrets: await options.loadSecrets(), signal: abort.signal });
+      let secrets: Record<string, string>;
+      try {
+        secrets = await options.loadSecrets();
+      } catch (error) {
+        await failRun(run, `The stored secrets cannot be read: ${(error as Error).message}`);
+        return;
+      }
+      await executeRun(deps, { run, plan, secrets, signal: abort.signal });
     } catch (error) {
       log.error({ err: error, runId: run.id }, 'worker failed to execute run');
     } finally {
       active.delete(run.id);
       nudge();
     }
+  }
+
+  /** Ends a run that cannot start at all, with the reason on its timeline. */
+  async function failRun(run: RunRow, message: string): Promise<void> {
+    const journal = new RunJournal(db, run, clock, config.leaseMs);
+    journal.event('run.failed', null, { message });
+    await journal.flush({ ending: { status: 'failed', error: message } }).catch((error) => log.warn({ err: error, runId: run.id }, 'could not fail run'));
   }
 
   async function beat(): Promise<void> {

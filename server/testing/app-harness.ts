@@ -1,4 +1,7 @@
 /** The whole server (HTTP, tRPC, webhooks, embedded worker) in the test process. */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer, type RunningServer } from '../app.ts';
 import { readEnv } from '../env.ts';
 import type { RunStatus } from '../engine/types.ts';
@@ -6,7 +9,7 @@ import { getRun } from '../store/runs.ts';
 
 export async function startApp(databaseUrl: string, env: Record<string, string> = {}): Promise<RunningServer> {
   return createServer({
-    env: readEnv({ DATABASE_URL: databaseUrl, PORT: '0', ONCEFLOW_POLL_MS: '20', ONCEFLOW_LEASE_MS: '2000', ONCEFLOW_LOG_LEVEL: 'silent', ...env }),
+    env: readEnv({ DATABASE_URL: databaseUrl, ONCEFLOW_DATA_DIR: mkdtempSync(join(tmpdir(), 'onceflow-data-')), PORT: '0', ONCEFLOW_POLL_MS: '20', ONCEFLOW_LEASE_MS: '2000', ONCEFLOW_LOG_LEVEL: 'silent', ...env }),
   }).start();
 }
 

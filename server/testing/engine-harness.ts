@@ -2,6 +2,9 @@
  * An engine in the test process on a real database: services, a worker, and helpers to
  * publish a flow document and wait for runs to settle.
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pino from 'pino';
 import { readEnv } from '../env.ts';
 import { createServices, type Services } from '../services.ts';
@@ -23,7 +26,7 @@ export const SETTLED: RunStatus[] = ['succeeded', 'failed', 'needs_review', 'can
 
 export async function startEngine(databaseUrl: string, env: Record<string, string> = {}): Promise<EngineHarness> {
   const services = await createServices(
-    readEnv({ DATABASE_URL: databaseUrl, ONCEFLOW_POLL_MS: '20', ONCEFLOW_LEASE_MS: '2000', ...env }),
+    readEnv({ DATABASE_URL: databaseUrl, ONCEFLOW_DATA_DIR: mkdtempSync(join(tmpdir(), 'onceflow-data-')), ONCEFLOW_POLL_MS: '20', ONCEFLOW_LEASE_MS: '2000', ...env }),
     pino({ level: 'silent' }),
   );
   const worker = services.createWorker({ concurrency: 64 });

@@ -3,7 +3,10 @@
  * SIGKILL takes it and its children down together, like a machine losing power.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -17,6 +20,18 @@ export async function freePort(): Promise<number> {
       server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
     });
   });
+}
+
+/** Processes sharing one database must share its secret key: one data folder per database. */
+const dataDirs = new Map<string, string>();
+function dataDirFor(databaseUrl: string | undefined): string {
+  const id = databaseUrl ?? '';
+  let dir = dataDirs.get(id);
+  if (!dir) {
+    dir = mkdtempSync(join(tmpdir(), 'onceflow-data-'));
+    dataDirs.set(id, dir);
+  }
+  return dir;
 }
 
 export interface ServerProcess {
@@ -34,7 +49,7 @@ export async function startServerProcess(env: Record<string, string>, args: stri
     cwd: ROOT,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, HOST: '127.0.0.1', ONCEFLOW_LOG_LEVEL: 'warn', ...env, PORT: String(port) },
+    env: { ...process.env, HOST: '127.0.0.1', ONCEFLOW_LOG_LEVEL: 'warn', ONCEFLOW_DATA_DIR: env.ONCEFLOW_DATA_DIR ?? dataDirFor(env.DATABASE_URL), ...env, PORT: String(port) },
   });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));

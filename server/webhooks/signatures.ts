@@ -139,7 +139,7 @@ function verifyStripe(secret: string, request: SignedRequest, now: number): Sign
       if (!/^[0-9a-fA-F]{64}$/.test(content)) return refuse(STRIPE_MALFORMED);
       candidates.push(Buffer.from(content, 'hex'));
     }
-    // v0 (test-mode legacy) and unknown entries are ignored, as Stripe's libraries do.
+    // Other schemes (v0) are ignored, as Stripe advises, so nobody can downgrade the check.
   }
   if (timestamp === undefined) return refuse('The Stripe-Signature header has no timestamp (t=…).');
   const seconds = parseTimestamp(timestamp);
