@@ -6,6 +6,8 @@ import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/a
 import Fastify, { type FastifyInstance } from 'fastify';
 import { UserError } from './engine/errors.ts';
 import type { Env } from './env.ts';
+import { checkExposure, createAccess } from './auth/access.ts';
+import { registerAuth } from './http/auth.ts';
 import { registerHealth } from './http/health.ts';
 import { registerHooks } from './http/hooks.ts';
 import { registerStatic } from './http/static.ts';
@@ -26,7 +28,9 @@ export interface RunningServer {
 
 async function buildHttp(services: Services): Promise<FastifyInstance> {
   const app = Fastify({ logger: false, bodyLimit: 1024 * 1024 });
+  const access = createAccess(services.env.ONCEFLOW_ADMIN_PASSWORD);
   registerHealth(app, services);
+  registerAuth(app, access);
   await registerHooks(app, services.webhooks);
   await app.register(fastifyTRPCPlugin, {
     prefix: '/trpc',
@@ -43,6 +47,7 @@ export function createServer(options: ServerOptions) {
   return {
     async start(): Promise<RunningServer> {
       const { env } = options;
+      checkExposure(env.HOST, env.ONCEFLOW_ADMIN_PASSWORD);
       const services = await createServices(env);
       const app = await buildHttp(services);
       try {

@@ -2,6 +2,7 @@
 import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
 import { UserError } from '../engine/errors.ts';
 import type { AppRouter } from '../trpc/router.ts';
+import { storedToken } from './login.ts';
 
 export function serverUrl(): string {
   return (process.env.ONCEFLOW_URL ?? 'http://127.0.0.1:3000').replace(/\/+$/, '');
@@ -9,7 +10,7 @@ export function serverUrl(): string {
 
 export function createClient() {
   const url = serverUrl();
-  const token = process.env.ONCEFLOW_TOKEN;
+  const token = process.env.ONCEFLOW_TOKEN ?? storedToken(url);
   return createTRPCClient<AppRouter>({
     links: [
       httpLink({
