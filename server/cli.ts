@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { createServer } from './app.ts';
 import { createClient, explainClientError, serverUrl } from './cli/client.ts';
 import { login } from './cli/login.ts';
+import { statusCommand } from './cli/status.ts';
 import { eventsCommand } from './cli/events.ts';
 import { secretsCommand } from './cli/secrets.ts';
 import { exportFlow, importFlow, listFlows } from './cli/flows.ts';
@@ -31,6 +32,7 @@ const USAGE = `Usage: onceflow <command>
   runs show <runId> [--json]
   rerun <runId> [--wait]       resume a failed run from its checkpoints
   resolve <runId> <nodeId> happened|do-it|skip
+  status [--json]              workers seen, queue depth, oldest queued run
   login                        trade the admin password for a token (or set ONCEFLOW_TOKEN)
   secrets set NAME [VALUE|-]   store a secret (from standard input with - or no value)
   secrets list | delete NAME
@@ -131,6 +133,8 @@ async function main(argv: string[]): Promise<void> {
       throw new UserError('Did you mean `onceflow runs list [flowId]` or `onceflow runs show <runId>`?');
     case 'rerun':
       return setExit(rerunCommand(createClient(), need(positionals[0], 'onceflow rerun <runId> [--wait]'), { wait, json }));
+    case 'status':
+      return setExit(statusCommand(createClient(), json));
     case 'login':
       return setExit(login(serverUrl()));
     case 'secrets':

@@ -12,7 +12,7 @@ import { createNetworkPolicy } from './engine/network-policy.ts';
 import { runService, type RunService } from './engine/run-service.ts';
 import { DEFAULT_ENGINE_CONFIG, type EngineConfig } from './engine/step-runtime.ts';
 import { systemClock, type Clock } from './engine/types.ts';
-import { createWorker, type Worker } from './engine/worker.ts';
+import { createWorker, RUNS_CHANNEL, type Worker } from './engine/worker.ts';
 import { inboxService, type InboxService } from './engine/inbox-service.ts';
 import { createScheduler } from './engine/scheduler.ts';
 import { createSweeper } from './engine/sweeper.ts';
@@ -69,7 +69,10 @@ export async function createServices(env: Env, log: Logger = pino({ level: env.O
   const checkUrl = createNetworkPolicy(env.ONCEFLOW_HTTP_ALLOW);
   const workers: Worker[] = [];
   const stoppers: (() => void)[] = [];
-  const nudge = () => workers.forEach((worker) => worker.nudge());
+  const nudge = () => {
+    workers.forEach((worker) => worker.nudge());
+    db.notify(RUNS_CHANNEL);
+  };
   let secrets: SecretService;
   try {
     secrets = secretService({ db, key: loadSecretKey({ envKey: env.ONCEFLOW_SECRET_KEY, dataDir: env.dataDir }), clock });

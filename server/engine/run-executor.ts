@@ -73,7 +73,7 @@ async function walk(deps: EngineDeps, { run, plan, secrets, signal }: RunInputs,
   };
   const secretValues = collectSecretValues(context);
   const render = createRenderer(context, deps.clock);
-  journal.event('run.started', null, { attempt: run.attempt, resumed: run.leaseFence > 1 });
+  journal.event('run.started', null, { attempt: run.attempt, resumed: run.leaseFence > 1, worker: run.leaseOwner, fence: run.leaseFence });
 
   // For each finished node: which of its outgoing handles are live (null = all, [] = none).
   const live = new Map<string, string | null | undefined>();

@@ -11,6 +11,7 @@ import { hostname } from 'node:os';
 import { newId } from '../ids.ts';
 import { extendClaimLease } from '../store/claims.ts';
 import { heartbeatRuns, leaseRuns } from '../store/runs.ts';
+import { announceWorker, retireWorker } from '../store/workers.ts';
 import type { PlanCache } from './flow-plan.ts';
 import { executeRun } from './run-executor.ts';
 import { RunJournal } from './run-journal.ts';
@@ -26,6 +27,9 @@ export interface WorkerOptions {
   /** Lets the process wake the worker as soon as a run is queued. */
   onIdle?: () => void;
 }
+
+/** The channel on which PostgreSQL wakes idle workers when a run is queued. */
+export const RUNS_CHANNEL = 'onceflow_runs';
 
 export interface Worker {
   readonly id: string;
@@ -56,6 +60,7 @@ export function createWorker(base: Omit<EngineDeps, 'claims'>, options: WorkerOp
   let wake: (() => void) | null = null;
   let loop: Promise<void> | null = null;
   let heartbeat: NodeJS.Timeout | null = null;
+  let unlisten: (() => Promise<void>) | null = null;
 
   const nudge = () => {
     const resolve = wake;
@@ -95,6 +100,7 @@ export function createWorker(base: Omit<EngineDeps, 'claims'>, options: WorkerOp
 
   async function beat(): Promise<void> {
     const now = clock.now();
+    await announceWorker(db, { id, host: hostname(), pid: process.pid, now }).catch(() => {});
     const held = [...active.values()].map(({ run }) => ({ id: run.id, fence: run.leaseFence }));
     try {
       const lost = await heartbeatRuns(db, held, now + config.leaseMs);
@@ -141,6 +147,9 @@ export function createWorker(base: Omit<EngineDeps, 'claims'>, options: WorkerOp
       running = true;
       heartbeat = setInterval(() => void beat(), Math.max(50, Math.floor(config.leaseMs / 3)));
       heartbeat.unref();
+      void beat();
+      // PostgreSQL wakes idle workers as soon as a run is queued anywhere; polling is the fallback.
+      db.listen(RUNS_CHANNEL, nudge).then((stop) => (unlisten = stop)).catch((error) => log.warn({ err: error }, 'cannot listen for new runs; polling only'));
       loop = run();
     },
     nudge,
@@ -160,6 +169,8 @@ export function createWorker(base: Omit<EngineDeps, 'claims'>, options: WorkerOp
         }
       }
       if (heartbeat) clearInterval(heartbeat);
+      await unlisten?.();
+      await retireWorker(db, id).catch(() => {});
     },
   };
 }

@@ -31,6 +31,13 @@ export interface Sql {
 }
 
 export interface Db extends Sql {
+  /**
+   * Wakes listeners in other processes (PostgreSQL NOTIFY); a no-op on SQLite, where the
+   * one process wakes its worker directly.
+   */
+  notify(channel: string): void;
+  /** Calls `onNotify` for every notification on `channel`; returns a stop function. */
+  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
   /** Commits when `body` resolves, rolls back when it throws. Not re-entrant. */
   transaction<T>(body: (tx: Sql) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -104,6 +111,10 @@ function openSqlite(path: string): Db {
   return {
     dialect: 'sqlite',
     description: `SQLite database ${path}`,
+    notify() {},
+    async listen() {
+      return async () => {};
+    },
     all: outside(direct.all) as Sql['all'],
     get: outside(direct.get) as Sql['get'],
     run: outside(direct.run),
@@ -187,9 +198,42 @@ async function openPostgres(url: string): Promise<Db> {
     throw postgresOpenError(url, error);
   }
   const sql = postgresSql(pool);
+  // Many runs queued in a burst need one wake-up, not one NOTIFY each.
+  const pending = new Set<string>();
+  let flushing: NodeJS.Timeout | null = null;
+  const listeners: pg.Client[] = [];
   return {
     ...sql,
     description: `PostgreSQL database ${redactUrl(url)}`,
+    notify(channel: string) {
+      pending.add(channel);
+      flushing ??= setTimeout(() => {
+        flushing = null;
+        const channels = [...pending];
+        pending.clear();
+        for (const name of channels) pool.query(`SELECT pg_notify($1, '')`, [name]).catch(() => {});
+      }, 5);
+    },
+    async listen(channel: string, onNotify: () => void) {
+      let client: pg.Client | null = null;
+      let stopped = false;
+      const connect = async (): Promise<void> => {
+        if (stopped) return;
+        const next = new pg.Client({ connectionString: url });
+        next.on('notification', (message) => { if (message.channel === channel) onNotify(); });
+        // A dropped listener reconnects; the worker's slow poll covers the gap.
+        next.on('error', () => { void next.end().catch(() => {}); setTimeout(() => void connect().catch(() => {}), 1000); });
+        await next.connect();
+        await next.query(`LISTEN "${channel.replace(/"/g, '')}"`);
+        client = next;
+        listeners.push(next);
+      };
+      await connect();
+      return async () => {
+        stopped = true;
+        await client?.end().catch(() => {});
+      };
+    },
     async transaction<T>(body: (tx: Sql) => Promise<T>): Promise<T> {
       const client = await pool.connect();
       try {
@@ -205,6 +249,8 @@ async function openPostgres(url: string): Promise<Db> {
       }
     },
     async close() {
+      if (flushing) clearTimeout(flushing);
+      await Promise.all(listeners.map((client) => client.end().catch(() => {})));
       await pool.end();
     },
   };

@@ -3,6 +3,7 @@ import { flowsRouter } from './flows.ts';
 import { galleryRouter } from './gallery.ts';
 import { runsRouter } from './runs.ts';
 import { secretsRouter } from './secrets.ts';
+import { systemRouter } from './system.ts';
 import { router } from './trpc.ts';
 
 export const appRouter = router({
@@ -11,6 +12,7 @@ export const appRouter = router({
   events: eventsRouter,
   gallery: galleryRouter,
   secrets: secretsRouter,
+  system: systemRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,0 +1,16 @@
+import type { Client } from './client.ts';
+
+/** `onceflow status`: who is working and how much is waiting. */
+export async function statusCommand(client: Client, json: boolean): Promise<number> {
+  const status = await client.system.status.query();
+  if (json) {
+    console.log(JSON.stringify(status, null, 2));
+    return 0;
+  }
+  const age = status.oldestQueuedAt === null ? '' : ` (oldest queued ${Math.round((Date.now() - status.oldestQueuedAt) / 1000)} s ago)`;
+  console.log(`Database: ${status.database}`);
+  console.log(`Workers seen: ${status.workers.length}`);
+  for (const worker of status.workers) console.log(`  ${worker.id} on ${worker.host}, pid ${worker.pid}, last seen ${new Date(worker.seenAt).toISOString()}`);
+  console.log(`Queued: ${status.queueDepth}${age}; running ${status.running}, waiting ${status.waiting}, needing review ${status.needsReview}`);
+  return 0;
+}
