@@ -43,7 +43,7 @@ try {
   } else {
     console.log(`\nchaos on ${values.db}, ${workers} extra worker(s), seed ${values.seed}`);
     console.table({
-      trials: report.trials, runs: report.runs, kills: report.kills, 'effects expected': report.effectsExpected,
+      trials: report.trials, runs: report.runs, kills: report.kills, 'webhook deliveries': report.deliveries, 'events acknowledged': report.eventsAcknowledged, 'effects expected': report.effectsExpected,
       'effects seen': report.effectsSeen, duplicates: report.duplicates, lost: report.lost, uncertain: report.uncertain, failed: report.failed,
     });
     console.log(report.ok ? 'OK: nothing done twice, nothing lost.' : 'FAILED: see duplicates / lost / failed above.');

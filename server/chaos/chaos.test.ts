@@ -10,7 +10,7 @@ for (const kind of testDatabases()) {
       try {
         const report = await runChaos({
           databaseUrl: database.url,
-          workers: kind.name === 'postgresql' ? 2 : 0,
+          workers: kind.name === 'postgresql' ? 3 : 0,
           trials: 20,
           seed: 20261129,
           runsPerTrial: 6,

@@ -6,6 +6,8 @@
 import { openDatabase } from '../store/db.ts';
 import { startReceiver } from '../testing/receiver.ts';
 import { startServerProcess, trpc, type ServerProcess } from '../testing/server-process.ts';
+import { postJson } from '../testing/http-client.ts';
+import { webhookEffectFlow } from '../testing/webhook-flows.ts';
 import { seededRandom } from './random.ts';
 
 export interface ChaosOptions {
@@ -27,6 +29,8 @@ export interface ChaosReport {
   duplicates: number;
   lost: number;
   uncertain: number;
+  deliveries: number;
+  eventsAcknowledged: number;
   failed: number;
   statuses: Record<string, number>;
   ok: boolean;
@@ -74,9 +78,12 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const db = await openDatabase(options.databaseUrl);
   const runIds: string[] = [];
   const orderIds: string[] = [];
+  const acknowledged = new Map<string, Set<string>>();
+  let deliveries = 0;
   let kills = 0;
   try {
     const { id: flowId } = await trpc<{ id: string }>(server().url, 'flows.import', { document: chaosFlow(honouring.url, plain.url) });
+    const hook = await trpc<{ id: string; triggers: { hookId: string }[] }>(server().url, 'flows.import', { document: webhookEffectFlow(honouring.url) });
     for (let trial = 0; trial < options.trials; trial++) {
       const batch = Array.from({ length: runsPerTrial }, (_, index) =>
         orderIds.length > 0 && random() < 0.25 ? orderIds[Math.floor(random() * orderIds.length)]! : `o${options.seed}-${trial}-${index}`,
@@ -88,6 +95,18 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
           orderIds.push(orderId);
         } catch {
           // Not acknowledged: the sender would retry; this run is not owed.
+        }
+      }
+      // Webhook deliveries, a third of them repeats of earlier event ids.
+      for (let index = 0; index < 4; index++) {
+        const known = [...acknowledged.keys()];
+        const eventId = known.length > 0 && random() < 0.33 ? known[Math.floor(random() * known.length)]! : `wh${options.seed}-${trial}-${index}`;
+        deliveries++;
+        try {
+          const answer = await postJson(`${server().url}/hooks/${hook.triggers[0]!.hookId}`, { id: eventId });
+          if (answer.status === 200 || answer.status === 202) acknowledged.set(eventId, new Set([...(acknowledged.get(eventId) ?? []), answer.body.runId as string]));
+        } catch {
+          // Not acknowledged: the sender would retry.
         }
       }
       await new Promise((resolve) => setTimeout(resolve, Math.floor(random() * 250)));
@@ -110,23 +129,35 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
 
     const known = new Set((await db.all<{ id: string }>(`SELECT id FROM runs`)).map((row) => row.id));
     const lostMissing = runIds.filter((id) => !known.has(id)).length;
+    // Every acknowledged event: exactly one run, the one every acknowledgement named.
+    const hookRuns = await db.all<{ id: string; event_id: string }>(`SELECT id, event_id FROM runs WHERE flow_id = ?`, [hook.id]);
+    const runsPerEvent = new Map<string, string[]>();
+    for (const row of hookRuns) runsPerEvent.set(row.event_id, [...(runsPerEvent.get(row.event_id) ?? []), row.id]);
+    let eventProblems = 0;
+    for (const [eventId, named] of acknowledged) {
+      const runsOfEvent = runsPerEvent.get(eventId) ?? [];
+      if (runsOfEvent.length !== 1 || named.size !== 1 || !named.has(runsOfEvent[0]!)) eventProblems++;
+    }
     const unsettled = (statuses.queued ?? 0) + (statuses.running ?? 0) + (statuses.waiting ?? 0);
     const distinctOrders = new Set(orderIds);
     const honouringDuplicates = [...honouring.effects.values()].reduce((sum, count) => sum + Math.max(0, count - 1), 0);
     const plainDuplicates = [...plain.effects.values()].reduce((sum, count) => sum + Math.max(0, count - 1), 0);
     const succeededOrders = new Set(
-      (await db.all<{ input: string }>(`SELECT input FROM runs WHERE status = 'succeeded'`)).map((row) => (JSON.parse(row.input) as { order: { id: string } }).order.id),
+      (await db.all<{ input: string }>(`SELECT input FROM runs WHERE status = 'succeeded' AND flow_id = ?`, [flowId])).map((row) => (JSON.parse(row.input) as { order: { id: string } }).order.id),
     );
     const missingEffects = [...succeededOrders].filter((orderId) => honouring.effects.get(`${orderId}:invoice`) !== 1).length;
+    const missingHookEffects = [...acknowledged.keys()].filter((eventId) => honouring.effects.get(`${eventId}:effect`) !== 1).length;
     const report: ChaosReport = {
       trials: options.trials,
       runs: runIds.length,
       kills,
-      effectsExpected: distinctOrders.size,
+      effectsExpected: distinctOrders.size + acknowledged.size,
       effectsSeen: honouring.totalEffects(),
       duplicates: honouringDuplicates + plainDuplicates,
-      lost: lostMissing + unsettled + missingEffects,
+      lost: lostMissing + unsettled + missingEffects + missingHookEffects + eventProblems,
       uncertain: statuses.needs_review ?? 0,
+      deliveries,
+      eventsAcknowledged: acknowledged.size,
       failed: statuses.failed ?? 0,
       statuses,
       ok: false,
