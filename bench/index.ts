@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { createPostgresDatabase, createSqliteDatabase } from '../server/testing/databases.ts';
 import { benchRuns, type RunsBenchResult } from './runs.ts';
 import { benchWebhooks, type WebhookBenchResult } from './webhooks.ts';
+import { benchScaling, type ScalingRow } from './scaling.ts';
 
 const { values } = parseArgs({
   options: {
@@ -17,7 +18,7 @@ const { values } = parseArgs({
 });
 const count = Number(values.runs);
 const seconds = Number(values.seconds);
-const results: { runs: RunsBenchResult[]; webhooks: WebhookBenchResult[] } = { runs: [], webhooks: [] };
+const results: { runs: RunsBenchResult[]; webhooks: WebhookBenchResult[]; scaling: ScalingRow[] } = { runs: [], webhooks: [], scaling: [] };
 const wanted = (section: string) => !values.only || values.only === section;
 
 async function withDatabase(create: () => Promise<{ url: string; drop(): Promise<void> }>, body: (url: string) => Promise<void>) {
@@ -43,6 +44,8 @@ for (const engine of engines) {
   if (wanted('webhooks')) await withDatabase(engine.create, async (url) => { results.webhooks.push(await benchWebhooks(url, engine.label, seconds)); });
 }
 
+if (process.env.TEST_DATABASE_URL && wanted('scaling')) results.scaling = await benchScaling(process.env.TEST_DATABASE_URL, Math.min(count, 2000));
+
 if (values.json) {
   console.log(JSON.stringify(results, null, 2));
 } else {
@@ -52,6 +55,10 @@ if (values.json) {
       database: row.database, 'req/s': row.requestsPerSecond, 'p50 ms': row.p50Ms, 'p99 ms': row.p99Ms,
       'floor req/s': row.floorRequestsPerSecond, 'floor p50 ms': row.floorP50Ms, 'floor p99 ms': row.floorP99Ms, ratio: row.ratio, errors: row.errors,
     })));
+  }
+  if (results.scaling.length) {
+    console.log('\nScaling on PostgreSQL: the reference flow with N worker processes');
+    console.table(results.scaling.map((row) => ({ workers: row.workers, runs: row.runs, 'runs/s': row.runsPerSecond, 'floor runs/s': row.floorRunsPerSecond, ratio: row.ratio })));
   }
   if (results.runs.length) console.log('\nRuns of the reference flow (manual → transform → 2 side-effect HTTP steps → transform)');
   if (results.runs.length) console.table(results.runs.map((row) => ({

@@ -84,6 +84,16 @@ async function floorRun(db: Db, flowId: string, versionId: string, index: number
   });
 }
 
+/** Floor runs per second: the writes of `count` reference runs, 16 at a time like a busy worker. */
+export async function floorRuns(db: Db, flowId: string, versionId: string, count: number): Promise<number> {
+  const started = performance.now();
+  let next = 0;
+  await Promise.all(Array.from({ length: 16 }, async () => {
+    while (next < count) await floorRun(db, flowId, versionId, next++);
+  }));
+  return count / ((performance.now() - started) / 1000);
+}
+
 export async function benchRuns(databaseUrl: string, label: string, count: number): Promise<RunsBenchResult> {
   const services = await createServices(readEnv({ DATABASE_URL: databaseUrl, ONCEFLOW_POLL_MS: '5' }), pino({ level: 'silent' }));
   const receiver = await startReceiver({ honoursKeys: true });
@@ -124,19 +134,12 @@ export async function benchRuns(databaseUrl: string, label: string, count: numbe
       floorSamples.push(performance.now() - t0);
     }
 
-    const floorStart = performance.now();
     const floorCount = Math.min(count, 2000);
-    // The floor runs with the same concurrency as the worker, so both pay for the same interleaving.
-    let next = 0;
-    await Promise.all(Array.from({ length: 16 }, async () => {
-      while (next < floorCount) await floorRun(services.db, flowId, version.id, next++);
-    }));
-    const floorSeconds = (performance.now() - floorStart) / 1000;
+    const floorRunsPerSecond = await floorRuns(services.db, flowId, version.id, floorCount);
 
     const claim = summarize(claimSamples);
     const floorClaim = summarize(floorSamples);
     const runsPerSecond = count / seconds;
-    const floorRunsPerSecond = floorCount / floorSeconds;
     return {
       database: label,
       runs: count,

@@ -11,6 +11,7 @@ import { registerAuth } from './http/auth.ts';
 import { registerHealth } from './http/health.ts';
 import { registerHooks } from './http/hooks.ts';
 import { registerStatic } from './http/static.ts';
+import { registerSandbox } from './sandbox/plugin.ts';
 import { createServices, type Services } from './services.ts';
 import { appRouter, type AppRouter } from './trpc/router.ts';
 
@@ -39,6 +40,7 @@ async function buildHttp(services: Services): Promise<FastifyInstance> {
       createContext: () => ({ services, user: 'admin' }),
     } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
   });
+  if (services.sandbox) await registerSandbox(app, services.sandbox);
   await registerStatic(app);
   return app;
 }
@@ -61,6 +63,10 @@ export function createServer(options: ServerOptions) {
           throw new UserError(`This machine has no address ${env.HOST}; set HOST to one of its addresses (default 127.0.0.1).`, { cause: error });
         }
         throw error;
+      }
+      if (services.sandbox) {
+        // The HTTP receivers work without the SMTP one; a taken port is worth a warning, not a refusal.
+        await services.sandbox.start().catch((error: unknown) => console.warn(`Sandbox email receiver not started: ${(error as Error).message}`));
       }
       if (options.worker !== false) services.startWorker();
       const address = app.server.address();

@@ -8,6 +8,7 @@ import { createServer } from './app.ts';
 import { createClient, explainClientError, serverUrl } from './cli/client.ts';
 import { login } from './cli/login.ts';
 import { statusCommand } from './cli/status.ts';
+import { sandboxCommand } from './cli/sandbox.ts';
 import { eventsCommand } from './cli/events.ts';
 import { secretsCommand } from './cli/secrets.ts';
 import { exportFlow, importFlow, listFlows } from './cli/flows.ts';
@@ -32,6 +33,8 @@ const USAGE = `Usage: onceflow <command>
   runs show <runId> [--json]
   rerun <runId> [--wait]       resume a failed run from its checkpoints
   resolve <runId> <nodeId> happened|do-it|skip
+  sandbox ledger [--json] | reset
+                               what the built-in stand-in receivers got
   status [--json]              workers seen, queue depth, oldest queued run
   login                        trade the admin password for a token (or set ONCEFLOW_TOKEN)
   secrets set NAME [VALUE|-]   store a secret (from standard input with - or no value)
@@ -133,6 +136,8 @@ async function main(argv: string[]): Promise<void> {
       throw new UserError('Did you mean `onceflow runs list [flowId]` or `onceflow runs show <runId>`?');
     case 'rerun':
       return setExit(rerunCommand(createClient(), need(positionals[0], 'onceflow rerun <runId> [--wait]'), { wait, json }));
+    case 'sandbox':
+      return sandboxCommand(createClient(), rest);
     case 'status':
       return setExit(statusCommand(createClient(), json));
     case 'login':

@@ -19,6 +19,8 @@ const schema = z.object({
   ONCEFLOW_ADMIN_PASSWORD: z.string().optional(),
   ONCEFLOW_SECRET_KEY: z.string().optional(),
   ONCEFLOW_SANDBOX: flag,
+  /** The sandbox's SMTP receiver (0 picks a free port). */
+  ONCEFLOW_SANDBOX_SMTP_PORT: z.coerce.number().int().min(0).max(65535).default(2525),
   ONCEFLOW_HTTP_ALLOW: z.string().optional(),
   ONCEFLOW_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(32),
   /** Run and claim lease length; a dead worker's work is picked up after this (default: 30 s). */

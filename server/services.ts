@@ -19,6 +19,9 @@ import { createSweeper } from './engine/sweeper.ts';
 import { triggerDirectory } from './engine/trigger-directory.ts';
 import { webhookIntake, type WebhookIntake } from './engine/webhook-intake.ts';
 import { transitionEntity } from './store/entities.ts';
+import { isLoopback } from './auth/access.ts';
+import { closeEmailTransports } from './engine/steps/email-send.ts';
+import { createSandbox, type Sandbox } from './sandbox/plugin.ts';
 import { loadSecretKey } from './engine/secrets/crypto.ts';
 import { secretService, type SecretService } from './engine/secrets/secret-service.ts';
 import type { Env } from './env.ts';
@@ -37,6 +40,8 @@ export interface Services {
   runs: RunService;
   inbox: InboxService;
   secrets: SecretService;
+  /** Built-in stand-in receivers; on by default on loopback, else only with ONCEFLOW_SANDBOX=1. */
+  sandbox?: Sandbox;
   webhooks: WebhookIntake;
   plans: PlanCache;
   /** Creates and starts a worker sharing this process's database, with the scheduler and sweeper beside it. */
@@ -57,7 +62,8 @@ export async function createServices(env: Env, log: Logger = pino({ level: env.O
     await db.close();
     throw error;
   }
-  const prisma = createPrisma(env.databaseUrl);
+  const prismaHandle = createPrisma(env.databaseUrl);
+  const { prisma } = prismaHandle;
   const clock = systemClock;
   const store = flowStore(prisma);
   const plans = new PlanCache(async (versionId) => {
@@ -67,6 +73,8 @@ export async function createServices(env: Env, log: Logger = pino({ level: env.O
   const config: EngineConfig = { ...DEFAULT_ENGINE_CONFIG, leaseMs: env.ONCEFLOW_LEASE_MS, claimLeaseMs: env.ONCEFLOW_LEASE_MS };
   const crash = createCrashPoints(env.ONCEFLOW_CRASH_AT);
   const checkUrl = createNetworkPolicy(env.ONCEFLOW_HTTP_ALLOW);
+  const sandboxOn = env.ONCEFLOW_SANDBOX ?? isLoopback(env.HOST);
+  const sandbox = sandboxOn ? createSandbox({ smtpPort: env.ONCEFLOW_SANDBOX_SMTP_PORT, smtpHost: '127.0.0.1' }) : undefined;
   const workers: Worker[] = [];
   const stoppers: (() => void)[] = [];
   const nudge = () => {
@@ -77,7 +85,7 @@ export async function createServices(env: Env, log: Logger = pino({ level: env.O
   try {
     secrets = secretService({ db, key: loadSecretKey({ envKey: env.ONCEFLOW_SECRET_KEY, dataDir: env.dataDir }), clock });
   } catch (error) {
-    await prisma.$disconnect();
+    await prismaHandle.close();
     await db.close();
     throw error;
   }
@@ -124,7 +132,9 @@ export async function createServices(env: Env, log: Logger = pino({ level: env.O
     async close() {
       stoppers.forEach((stop) => stop());
       await Promise.all(workers.map((worker) => worker.stop()));
-      await prisma.$disconnect();
+      await sandbox?.stop();
+      closeEmailTransports();
+      await prismaHandle.close();
       await db.close();
     },
   };

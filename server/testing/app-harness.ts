@@ -9,7 +9,7 @@ import { getRun } from '../store/runs.ts';
 
 export async function startApp(databaseUrl: string, env: Record<string, string> = {}): Promise<RunningServer> {
   return createServer({
-    env: readEnv({ DATABASE_URL: databaseUrl, ONCEFLOW_DATA_DIR: mkdtempSync(join(tmpdir(), 'onceflow-data-')), PORT: '0', ONCEFLOW_POLL_MS: '20', ONCEFLOW_LEASE_MS: '2000', ONCEFLOW_LOG_LEVEL: 'silent', ...env }),
+    env: readEnv({ DATABASE_URL: databaseUrl, ONCEFLOW_DATA_DIR: mkdtempSync(join(tmpdir(), 'onceflow-data-')), PORT: '0', ONCEFLOW_SANDBOX_SMTP_PORT: '0', ONCEFLOW_POLL_MS: '20', ONCEFLOW_LEASE_MS: '2000', ONCEFLOW_LOG_LEVEL: 'silent', ...env }),
   }).start();
 }
 

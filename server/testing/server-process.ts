@@ -49,7 +49,7 @@ export async function startServerProcess(env: Record<string, string>, args: stri
     cwd: ROOT,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, HOST: '127.0.0.1', ONCEFLOW_LOG_LEVEL: 'warn', ONCEFLOW_DATA_DIR: env.ONCEFLOW_DATA_DIR ?? dataDirFor(env.DATABASE_URL), ...env, PORT: String(port) },
+    env: { ...process.env, HOST: '127.0.0.1', ONCEFLOW_LOG_LEVEL: 'warn', ONCEFLOW_SANDBOX_SMTP_PORT: '0', ONCEFLOW_DATA_DIR: env.ONCEFLOW_DATA_DIR ?? dataDirFor(env.DATABASE_URL), ...env, PORT: String(port) },
   });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));

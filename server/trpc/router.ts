@@ -2,6 +2,7 @@ import { eventsRouter } from './events.ts';
 import { flowsRouter } from './flows.ts';
 import { galleryRouter } from './gallery.ts';
 import { runsRouter } from './runs.ts';
+import { sandboxRouter } from './sandbox.ts';
 import { secretsRouter } from './secrets.ts';
 import { systemRouter } from './system.ts';
 import { router } from './trpc.ts';
@@ -13,6 +14,7 @@ export const appRouter = router({
   gallery: galleryRouter,
   secrets: secretsRouter,
   system: systemRouter,
+  sandbox: sandboxRouter,
 });
 
 export type AppRouter = typeof appRouter;
