@@ -72,6 +72,8 @@ export function createServer(options: ServerOptions) {
       const address = app.server.address();
       const port = typeof address === 'object' && address ? address.port : env.PORT;
       const host = env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST;
+      const reachable = env.HOST === '0.0.0.0' ? '127.0.0.1' : env.HOST === '::' ? '[::1]' : host;
+      services.publicUrl = `http://${reachable}:${port}`;
       return {
         url: `http://${host}:${port}`,
         services,

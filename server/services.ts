@@ -40,6 +40,8 @@ export interface Services {
   runs: RunService;
   inbox: InboxService;
   secrets: SecretService;
+  /** Where this server answers, once it listens (templates point their sandbox calls here). */
+  publicUrl?: string;
   /** Built-in stand-in receivers; on by default on loopback, else only with ONCEFLOW_SANDBOX=1. */
   sandbox?: Sandbox;
   webhooks: WebhookIntake;
@@ -116,6 +118,7 @@ export async function createServices(env: Env, log: Logger = pino({ level: env.O
     runs,
     inbox: inboxService({ db, flows: store, runs }),
     secrets,
+    sandbox,
     webhooks: webhookIntake({ db, clock, triggers: triggerDirectory(db, plans, clock.now), secrets: loadSecrets, onQueued: nudge }),
     createWorker: makeWorker,
     startWorker(options) {

@@ -5,7 +5,7 @@
 import { newHookId, newId } from '../ids.ts';
 import type { FlowStore } from '../store/flows.ts';
 import { NotFoundError, UserError } from './errors.ts';
-import type { FlowDocument } from './flow/document.ts';
+import { flowDocumentSchema, type FlowDocument } from './flow/document.ts';
 import { previewKey, validateFlow, type FlowProblem } from './flow/validate.ts';
 
 const TRIGGER_KINDS = new Set(['trigger.manual', 'trigger.webhook', 'trigger.schedule']);
@@ -31,8 +31,9 @@ export function emptyFlowDocument(name: string): FlowDocument {
 /** Checks the document's shape; a draft may still have problems, but it must be a flow. */
 function parseDraft(document: unknown): { flow: FlowDocument; problems: FlowProblem[] } {
   const result = validateFlow(document);
-  if (!result.flow) throw new InvalidFlowError(result.problems, 'This is not an Onceflow flow document');
-  return { flow: result.flow, problems: result.problems };
+  const shaped = flowDocumentSchema.safeParse(document);
+  if (!shaped.success) throw new InvalidFlowError(result.problems, 'This is not an Onceflow flow document');
+  return { flow: result.flow ?? shaped.data, problems: result.problems };
 }
 
 export function flowService(store: FlowStore, clock: () => number = Date.now) {

@@ -62,11 +62,15 @@ export function summarize(template: GalleryTemplate): TemplateSummary {
   };
 }
 
-/** Replaces `${ONCEFLOW_URL}` in every string of a value (object keys included). */
-export function withBaseUrl<T>(value: T, baseUrl: string): T {
+/** The sandbox's SMTP port, so templates can send mail to it wherever it listens. */
+export const SMTP_PORT_PLACEHOLDER = '${ONCEFLOW_SMTP_PORT}';
+
+/** Replaces `${ONCEFLOW_URL}` (and `${ONCEFLOW_SMTP_PORT}`) in every string of a value (object keys included). */
+export function withBaseUrl<T>(value: T, baseUrl: string, smtpPort = 2525): T {
   const base = baseUrl.replace(/\/+$/, '');
   const walk = (item: unknown): unknown => {
-    if (typeof item === 'string') return item.split(BASE_URL_PLACEHOLDER).join(base);
+    if (item === SMTP_PORT_PLACEHOLDER) return smtpPort;
+    if (typeof item === 'string') return item.split(BASE_URL_PLACEHOLDER).join(base).split(SMTP_PORT_PLACEHOLDER).join(String(smtpPort));
     if (Array.isArray(item)) return item.map(walk);
     if (item !== null && typeof item === 'object') {
       return Object.fromEntries(Object.entries(item).map(([key, inner]) => [walk(key) as string, walk(inner)]));
@@ -81,10 +85,10 @@ export function createGallery(templates: readonly GalleryTemplate[]) {
   return {
     list: (): TemplateSummary[] => templates.map(summarize),
     /** A fresh copy of the template's document, pointing at this server. */
-    useTemplate(id: string, baseUrl: string): FlowDocument {
+    useTemplate(id: string, baseUrl: string, smtpPort?: number): FlowDocument {
       const template = byId.get(id);
       if (!template) throw new NotFoundError(`There is no template "${id}" in the gallery.`);
-      return withBaseUrl(template.document, baseUrl);
+      return withBaseUrl(template.document, baseUrl, smtpPort);
     },
   };
 }
@@ -101,4 +105,4 @@ export function defaultGallery(): Gallery {
 
 /** `list()` and `useTemplate(id, baseUrl)` of the repository's gallery. */
 export const listTemplates = (): TemplateSummary[] => defaultGallery().list();
-export const useTemplate = (id: string, baseUrl: string): FlowDocument => defaultGallery().useTemplate(id, baseUrl);
+export const useTemplate = (id: string, baseUrl: string, smtpPort?: number): FlowDocument => defaultGallery().useTemplate(id, baseUrl, smtpPort);

@@ -16,7 +16,8 @@ export const galleryRouter = router({
   list: procedure.query(() => listTemplates()),
   /** Makes an editable copy of a template as a new flow (a draft, not yet published). */
   use: procedure.input(z.object({ templateId: z.string().min(1).max(200) })).mutation(({ ctx, input }) => {
-    const document = useTemplate(input.templateId, serverBaseUrl(ctx.services.env));
+    const { services } = ctx;
+    const document = useTemplate(input.templateId, services.publicUrl ?? serverBaseUrl(services.env), services.sandbox?.smtp?.port);
     return ctx.services.flows.create({ name: document.name, document });
   }),
 });

@@ -2,6 +2,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { navigate } from '../lib/router.ts';
 import { trpc } from '../lib/trpc.ts';
+import { ImportButton } from './ImportButton.tsx';
+import { TemplateGallery } from './TemplateGallery.tsx';
 
 export function FlowList() {
   const queryClient = useQueryClient();
@@ -23,19 +25,23 @@ export function FlowList() {
   };
 
   return (
-    <section aria-labelledby="flows-heading">
+    <section aria-labelledby="flows-heading" className="list-page">
       <div className="page-head">
         <h1 id="flows-heading">Flows</h1>
-        <form onSubmit={submit} className="inline-form">
-          <label htmlFor="new-flow-name">Name of the new flow</label>
-          <input id="new-flow-name" value={name} onChange={(event) => setName(event.target.value)} placeholder="Order paid → invoice" />
-          <button type="submit" disabled={create.isPending}>New flow</button>
-        </form>
+        <div className="list-actions">
+          <form onSubmit={submit} className="inline-form">
+            <label htmlFor="new-flow-name">Name of the new flow</label>
+            <input id="new-flow-name" value={name} onChange={(event) => setName(event.target.value)} placeholder="Order paid → invoice" />
+            <button type="submit" disabled={create.isPending}>New flow</button>
+          </form>
+          <span className="list-actions__or">or</span>
+          <ImportButton />
+        </div>
       </div>
       {create.error && <p role="alert" className="error">{create.error.message}</p>}
       {flows.isPending && <p>Loading flows…</p>}
       {flows.error && <p role="alert" className="error">The flows could not be loaded: {flows.error.message}</p>}
-      {flows.data && flows.data.length === 0 && <p className="empty">No flows yet. Create one to get started.</p>}
+      {flows.data && flows.data.length === 0 && <p className="empty">No flows yet. Create one, import a flow file, or start from a template below.</p>}
       {flows.data && flows.data.length > 0 && (
         <table className="flow-list" aria-label="Flows">
           <thead>
@@ -52,6 +58,7 @@ export function FlowList() {
           </tbody>
         </table>
       )}
+      <TemplateGallery />
     </section>
   );
 }

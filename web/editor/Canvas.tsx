@@ -1,0 +1,142 @@
+import {
+  Background,
+  BackgroundVariant,
+  Controls,
+  MarkerType,
+  MiniMap,
+  ReactFlow,
+  useReactFlow,
+  type Connection,
+  type EdgeChange,
+  type IsValidConnection,
+  type NodeChange,
+  type NodeTypes,
+  type OnConnectEnd,
+  type XYPosition,
+} from '@xyflow/react';
+import { useCallback, useState, type DragEvent } from 'react';
+import { connectionProblem, type StepEdge, type StepNode } from './editor-changes.ts';
+import { KIND_DRAG_TYPE, KINDS, kindInfo } from './node-kinds.ts';
+import { StepNodeView } from './StepNodeView.tsx';
+import { dispatch, selectEdges, selectNodes, useEditorStore } from './useEditorStore.ts';
+import { addKind } from './add-kind.ts';
+
+// Module-level so React Flow never sees a new object and re-mounts every step.
+// `default` also draws kinds this editor does not know yet (from a newer file), so they stay visible.
+const NODE_TYPES: NodeTypes = { default: StepNodeView, ...Object.fromEntries(KINDS.map((info) => [info.kind, StepNodeView])) };
+const DEFAULT_EDGE_OPTIONS = { type: 'smoothstep', markerEnd: { type: MarkerType.ArrowClosed, width: 18, height: 18 } } as const;
+const FIT_VIEW_OPTIONS = { padding: 0.2, maxZoom: 1.1 } as const;
+const GROUP_COLORS = { trigger: '#6366f1', action: '#ea7a26', logic: '#0f9488' } as const;
+const MINIMAP_STYLE = { width: 180, height: 120 } as const;
+const miniMapColor = (node: StepNode) => GROUP_COLORS[kindInfo(node.type)?.group ?? 'logic'];
+
+const isValidConnection: IsValidConnection<StepEdge> = (connection) =>
+  connectionProblem(useEditorStore.getState(), connection) === null;
+
+/** Node sizes are measured by React Flow; the store keeps them so the minimap and fit-view agree. */
+function onNodesChange(changes: NodeChange<StepNode>[]) {
+  const positions = new Map<string, XYPosition>();
+  const sizes = new Map<string, { width: number; height: number }>();
+  const selection = new Map<string, boolean>();
+  let dragging = false;
+  let ended = false;
+  for (const change of changes) {
+    if (change.type === 'position') {
+      if (change.position) positions.set(change.id, change.position);
+      if (change.dragging) dragging = true;
+      else ended = true;
+    } else if (change.type === 'dimensions' && change.dimensions) {
+      sizes.set(change.id, change.dimensions);
+    } else if (change.type === 'select') {
+      selection.set(change.id, change.selected);
+    }
+    // Removal goes through the editor's own Delete handling, so it is one undo step.
+  }
+  if (sizes.size > 0) dispatch({ type: 'measure', sizes });
+  if (selection.size > 0) dispatch({ type: 'select', nodes: selection, edges: new Map() });
+  if (positions.size > 0 || ended) dispatch({ type: 'move', positions, dragging: dragging && !ended });
+}
+
+function onEdgesChange(changes: EdgeChange<StepEdge>[]) {
+  const selection = new Map<string, boolean>();
+  for (const change of changes) {
+    if (change.type === 'select') selection.set(change.id, change.selected);
+  }
+  if (selection.size > 0) dispatch({ type: 'select', nodes: new Map(), edges: selection });
+}
+
+export function Canvas() {
+  const nodes = useEditorStore(selectNodes);
+  const edges = useEditorStore(selectEdges);
+  const { screenToFlowPosition } = useReactFlow();
+  const [refusal, setRefusal] = useState<string | null>(null);
+
+  const onConnect = useCallback((connection: Connection) => {
+    dispatch({ type: 'connect', connection });
+  }, []);
+
+  const onConnectEnd: OnConnectEnd<StepNode> = useCallback((_event, state) => {
+    // Explain a refused connection instead of silently dropping it.
+    if (state.isValid !== false || !state.fromNode || !state.toNode) return setRefusal(null);
+    setRefusal(
+      connectionProblem(useEditorStore.getState(), {
+        source: state.fromNode.id,
+        target: state.toNode.id,
+        sourceHandle: state.fromHandle?.id ?? null,
+      }),
+    );
+  }, []);
+
+  const onDragOver = useCallback((event: DragEvent) => {
+    if (!event.dataTransfer.types.includes(KIND_DRAG_TYPE)) return;
+    event.preventDefault();
+    event.dataTransfer.dropEffect = 'copy';
+  }, []);
+
+  const onDrop = useCallback(
+    (event: DragEvent) => {
+      const kind = event.dataTransfer.getData(KIND_DRAG_TYPE);
+      if (!kind) return;
+      event.preventDefault();
+      addKind(kind, { at: screenToFlowPosition({ x: event.clientX, y: event.clientY }) });
+    },
+    [screenToFlowPosition],
+  );
+
+  return (
+    <div className="canvas" onDragOver={onDragOver} onDrop={onDrop} data-testid="editor.canvas">
+      <ReactFlow<StepNode, StepEdge>
+        nodes={nodes}
+        edges={edges}
+        nodeTypes={NODE_TYPES}
+        onNodesChange={onNodesChange}
+        onEdgesChange={onEdgesChange}
+        onConnect={onConnect}
+        onConnectEnd={onConnectEnd}
+        isValidConnection={isValidConnection}
+        defaultEdgeOptions={DEFAULT_EDGE_OPTIONS}
+        deleteKeyCode={null}
+        fitView
+        fitViewOptions={FIT_VIEW_OPTIONS}
+        minZoom={0.1}
+        proOptions={{ hideAttribution: true }}
+        aria-label="Flow canvas"
+      >
+        <Background variant={BackgroundVariant.Dots} gap={20} size={1.2} color="#c9cedb" />
+        <Controls showInteractive={false} position="bottom-left" />
+        <MiniMap<StepNode> pannable zoomable nodeColor={miniMapColor} nodeStrokeWidth={0} nodeBorderRadius={6} position="bottom-right" ariaLabel="Overview of the flow" style={MINIMAP_STYLE} />
+        {nodes.length === 0 && (
+          <div className="canvas-empty">
+            <strong>Start with a trigger</strong>
+            <span>Drag a step from the left onto the canvas, or click it to add it.</span>
+          </div>
+        )}
+      </ReactFlow>
+      {refusal && (
+        <p className="canvas-toast" role="status" onAnimationEnd={() => setRefusal(null)}>
+          {refusal}
+        </p>
+      )}
+    </div>
+  );
+}

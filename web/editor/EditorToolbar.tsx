@@ -1,0 +1,89 @@
+import { navigate } from '../lib/router.ts';
+import { KindIcon } from './KindIcon.tsx';
+import type { SaveState } from './useAutosave.ts';
+import { dispatch, selectCanRedo, selectCanUndo, selectMeta, useEditorStore } from './useEditorStore.ts';
+import type { Busy } from './useFlowActions.ts';
+
+interface EditorToolbarProps {
+  save: { state: SaveState; failure: string | null; canRetry: boolean; retry(): void };
+  busy: Busy;
+  errorCount: number;
+  warningCount: number;
+  latestVersion: number | null;
+  onShowProblems(): void;
+  onPublish(): void;
+  onRun(): void;
+  onExport(): void;
+}
+
+const SAVE_WORDS: Record<SaveState, string> = {
+  saved: 'Saved',
+  unsaved: 'Unsaved changes',
+  saving: 'Saving…',
+  failed: 'Not saved',
+};
+
+export function EditorToolbar({ save, busy, errorCount, warningCount, latestVersion, onShowProblems, onPublish, onRun, onExport }: EditorToolbarProps) {
+  const meta = useEditorStore(selectMeta);
+  const canUndo = useEditorStore(selectCanUndo);
+  const canRedo = useEditorStore(selectCanRedo);
+  const problemWords =
+    errorCount > 0 ? `${errorCount} ${errorCount === 1 ? 'problem' : 'problems'}` : warningCount > 0 ? `${warningCount} ${warningCount === 1 ? 'warning' : 'warnings'}` : 'Ready to publish';
+
+  return (
+    <div className="editor-toolbar" role="toolbar" aria-label="Flow">
+      <a
+        href="/"
+        className="editor-toolbar__back"
+        onClick={(event) => {
+          event.preventDefault();
+          navigate('/');
+        }}
+      >
+        ← Flows
+      </a>
+      <input
+        className="editor-toolbar__name"
+        aria-label="Flow name"
+        value={meta.name}
+        onChange={(event) => dispatch({ type: 'updateMeta', meta: { name: event.target.value }, field: 'name' })}
+        onBlur={(event) => event.target.value.trim() === '' && dispatch({ type: 'updateMeta', meta: { name: 'Untitled flow' }, field: 'name' })}
+      />
+      <span className="badge badge--version">{latestVersion ? `v${latestVersion} live` : 'Draft'}</span>
+      <span className={`save-status save-status--${save.state}`} role="status" data-testid="editor.save-status" title={save.failure ?? undefined}>
+        {SAVE_WORDS[save.state]}
+      </span>
+      {save.state === 'failed' && save.canRetry && (
+        <button type="button" className="link-button" onClick={save.retry}>
+          Try again
+        </button>
+      )}
+      <div className="editor-toolbar__spacer" />
+      <div className="button-group">
+        <button type="button" className="icon-button" aria-label="Undo" title="Undo (Ctrl+Z)" disabled={!canUndo} onClick={() => dispatch({ type: 'undo' })}>
+          <KindIcon kind="undo" size={16} />
+        </button>
+        <button type="button" className="icon-button" aria-label="Redo" title="Redo (Ctrl+Shift+Z)" disabled={!canRedo} onClick={() => dispatch({ type: 'redo' })}>
+          <KindIcon kind="redo" size={16} />
+        </button>
+      </div>
+      <button
+        type="button"
+        className={`problems-button${errorCount > 0 ? ' has-errors' : warningCount > 0 ? ' has-warnings' : ''}`}
+        onClick={onShowProblems}
+        data-testid="editor.problems"
+      >
+        {errorCount > 0 && <KindIcon kind="problem" size={14} />} {problemWords}
+      </button>
+      <button type="button" className="button-secondary" onClick={onExport} disabled={busy !== null}>
+        Export
+      </button>
+      <button type="button" className="button-secondary" onClick={onPublish} disabled={busy !== null}>
+        {busy === 'publish' ? 'Publishing…' : 'Publish'}
+      </button>
+      <button type="button" className="button-primary" onClick={onRun} disabled={busy !== null} title="Publishes the flow if it changed, then runs it with the sample input">
+        {busy === 'run' ? 'Starting…' : <><span aria-hidden="true">▶</span> Run</>}
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,173 @@
+import '@xyflow/react/dist/style.css';
+import './editor.css';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { ReactFlowProvider, useReactFlow } from '@xyflow/react';
+import { useEffect, useMemo, useState } from 'react';
+import { trpc, trpcClient } from '../lib/trpc.ts';
+import { Canvas } from './Canvas.tsx';
+import { isDirty } from './editor-state.ts';
+import { documentFromSnapshot } from './flow-document.ts';
+import { EditorToolbar } from './EditorToolbar.tsx';
+import { Palette } from './Palette.tsx';
+import { SidePanel, type PanelTab } from './SidePanel.tsx';
+import { useAutosave } from './useAutosave.ts';
+import { dispatch, selectFlowId, selectSelectedId, useEditorStore } from './useEditorStore.ts';
+import { useFlowActions, type Notice } from './useFlowActions.ts';
+import { groupProblemsByStep, StepProblemsContext, withoutStepName } from './useStepProblems.ts';
+
+/** The editor of one flow, at /flows/<flowId>. */
+export function FlowEditor({ flowId }: { flowId: string }) {
+  const flow = useQuery({ ...trpc.flows.get.queryOptions({ id: flowId }), refetchOnMount: 'always' });
+  const loadedId = useEditorStore(selectFlowId);
+
+  // The canvas is filled once per visit, from the server's latest draft.
+  useEffect(() => {
+    if (flow.data && !flow.isFetching && loadedId !== flowId) dispatch({ type: 'load', flowId, document: flow.data.draft });
+  }, [flow.data, flow.isFetching, loadedId, flowId]);
+  // Leaving the editor saves what the debounce has not saved yet, then clears the canvas.
+  const queryClient = useQueryClient();
+  useEffect(
+    () => () => {
+      const state = useEditorStore.getState();
+      if (state.flowId === flowId && isDirty(state)) {
+        void trpcClient.flows.saveDraft
+          .mutate({ id: flowId, document: documentFromSnapshot(state) })
+          .then(() => queryClient.invalidateQueries({ queryKey: trpc.flows.list.queryKey() }))
+          .catch(() => undefined);
+      }
+      state.reset();
+    },
+    [flowId, queryClient],
+  );
+
+  if (flow.error) {
+    return (
+      <div className="editor-message" role="alert">
+        <h1>This flow could not be opened</h1>
+        <p>{flow.error.message}</p>
+        <a href="/">Back to all flows</a>
+      </div>
+    );
+  }
+  if (!flow.data || loadedId !== flowId) return <p className="editor-message">Opening the flow…</p>;
+  return (
+    <ReactFlowProvider>
+      <LoadedEditor flowId={flowId} data={flow.data} />
+    </ReactFlowProvider>
+  );
+}
+
+interface FlowData {
+  problems: Parameters<typeof groupProblemsByStep>[0];
+  versions: Array<{ id: string; version: number; createdAt: number; createdBy: string }>;
+  triggers: Array<{ hookId: string; nodeId: string }>;
+}
+
+function LoadedEditor({ flowId, data }: { flowId: string; data: FlowData }) {
+  const save = useAutosave(flowId);
+  const actions = useFlowActions(flowId, save.flush);
+  const [tab, setTab] = useState<PanelTab>('step');
+  const selectedId = useEditorStore(selectSelectedId);
+  const problemsByStep = useMemo(() => groupProblemsByStep(data.problems), [data.problems]);
+  const hookIds = useMemo(() => new Map(data.triggers.map((trigger) => [trigger.nodeId, trigger.hookId])), [data.triggers]);
+  const errorCount = data.problems.filter((problem) => problem.severity === 'error').length;
+  const latestVersion = data.versions.reduce<number | null>((max, version) => Math.max(max ?? 0, version.version), null);
+
+  // Selecting a step shows its settings.
+  useEffect(() => {
+    if (selectedId) setTab('step');
+  }, [selectedId]);
+
+  useEditorShortcuts();
+
+  return (
+    <StepProblemsContext.Provider value={problemsByStep}>
+      <div className="editor">
+        <EditorToolbar
+          save={save}
+          busy={actions.busy}
+          errorCount={errorCount}
+          warningCount={data.problems.length - errorCount}
+          latestVersion={latestVersion}
+          onShowProblems={() => setTab('problems')}
+          onPublish={() => void actions.publish()}
+          onRun={() => void actions.run()}
+          onExport={() => void actions.exportFlow()}
+        />
+        <div className="editor__body">
+          <Palette />
+          <div className="editor__canvas">
+            <Canvas />
+            {actions.notice && <NoticeBanner notice={actions.notice} onClose={actions.dismiss} />}
+          </div>
+          <SidePanel flowId={flowId} tab={tab} onTab={setTab} problems={data.problems} versions={data.versions} hookIds={hookIds} />
+        </div>
+      </div>
+    </StepProblemsContext.Provider>
+  );
+}
+
+function NoticeBanner({ notice, onClose }: { notice: Notice; onClose(): void }) {
+  const { fitView } = useReactFlow();
+  return (
+    <div className={`notice notice--${notice.tone}`} role={notice.tone === 'error' ? 'alert' : 'status'} data-testid="editor.notice">
+      <div>
+        <strong>{notice.title}</strong>
+        {notice.detail && <p>{notice.detail}</p>}
+        {notice.problems && (
+          <ul>
+            {notice.problems.map((problem, index) => (
+              <li key={index}>
+                {problem.nodeId ? (
+                  <button
+                    type="button"
+                    className="link-button"
+                    onClick={() => {
+                      dispatch({ type: 'selectOnly', nodeIds: [problem.nodeId as string] });
+                      void fitView({ nodes: [{ id: problem.nodeId as string }], duration: 300, maxZoom: 1.1 });
+                    }}
+                  >
+                    {problem.message}
+                  </button>
+                ) : (
+                  withoutStepName(problem.message)
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+      <button type="button" className="icon-button" aria-label="Close message" onClick={onClose}>
+        ×
+      </button>
+    </div>
+  );
+}
+
+/** Delete, undo and redo from the keyboard, except while typing in a field. */
+function useEditorShortcuts() {
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      const target = event.target as HTMLElement | null;
+      if (target?.closest('input, textarea, select, [contenteditable="true"]')) return;
+      const mod = event.ctrlKey || event.metaKey;
+      const key = event.key.toLowerCase();
+      if (mod && key === 'z') {
+        event.preventDefault();
+        dispatch({ type: event.shiftKey ? 'redo' : 'undo' });
+      } else if (mod && key === 'y') {
+        event.preventDefault();
+        dispatch({ type: 'redo' });
+      } else if (!mod && (event.key === 'Delete' || event.key === 'Backspace')) {
+        const { nodes, edges } = useEditorStore.getState();
+        const nodeIds = nodes.filter((node) => node.selected).map((node) => node.id);
+        const edgeIds = edges.filter((edge) => edge.selected).map((edge) => edge.id);
+        if (nodeIds.length === 0 && edgeIds.length === 0) return;
+        event.preventDefault();
+        dispatch({ type: 'delete', nodeIds, edgeIds });
+      }
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, []);
+}

@@ -1,0 +1,50 @@
+import { useState } from 'react';
+import { trpcClient } from '../lib/trpc.ts';
+import { downloadDocument } from './download.ts';
+
+export interface VersionSummary {
+  id: string;
+  version: number;
+  createdAt: number;
+  createdBy: string;
+}
+
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** Published versions, newest first, with who published them and when. */
+export function VersionList({ flowId, versions }: { flowId: string; versions: readonly VersionSummary[] }) {
+  const [failure, setFailure] = useState<string | null>(null);
+  const sorted = [...versions].sort((a, b) => b.version - a.version);
+  const exportVersion = async (version: number) => {
+    try {
+      setFailure(null);
+      downloadDocument(await trpcClient.flows.export.query({ id: flowId, version }), `-v${version}`);
+    } catch (error) {
+      setFailure(error instanceof Error ? error.message : String(error));
+    }
+  };
+  return (
+    <div className="versions">
+      <h2 className="panel-title">Versions</h2>
+      <p className="field__hint">Publishing keeps an unchangeable copy of the flow. Runs always use the version that was newest when they started.</p>
+      {sorted.length === 0 && <p className="empty">Not published yet. Press Publish when the flow is ready.</p>}
+      <ol className="version-list" aria-label="Published versions">
+        {sorted.map((version, index) => (
+          <li key={version.id} className="version-list__item" data-testid="versions.item">
+            <div>
+              <strong>Version {version.version}</strong>
+              {index === 0 && <span className="badge badge--live">Live</span>}
+              <div className="muted">
+                Published by {version.createdBy} · {dateTime.format(new Date(version.createdAt))}
+              </div>
+            </div>
+            <button type="button" className="button-secondary small" onClick={() => void exportVersion(version.version)} aria-label={`Export version ${version.version}`}>
+              Export
+            </button>
+          </li>
+        ))}
+      </ol>
+      {failure && <p className="error" role="alert">{failure}</p>}
+    </div>
+  );
+}

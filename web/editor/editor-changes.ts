@@ -1,0 +1,186 @@
+/**
+ * What the canvas can do to a flow, as pure functions over one snapshot (nodes, edges and
+ * the flow's own fields). Each returns a new snapshot and keeps unchanged nodes and edges
+ * by reference, so React Flow re-renders only what changed — which is what keeps a
+ * 300-step flow smooth while dragging.
+ */
+import type { Edge, Node, XYPosition } from '@xyflow/react';
+import type { FlowDocument } from '../../server/engine/flow/document.ts';
+
+export type StepData = Record<string, unknown>;
+
+/** A step on the canvas; `type` is the step kind, e.g. `http.request`. */
+export type StepNode = Node<StepData>;
+export type StepEdge = Edge;
+
+export interface FlowMeta {
+  name: string;
+  description?: string;
+  sampleInput?: FlowDocument['sampleInput'];
+}
+
+export interface Snapshot {
+  nodes: StepNode[];
+  edges: StepEdge[];
+  meta: FlowMeta;
+}
+
+export interface NewStep {
+  type: string;
+  position: XYPosition;
+  data: StepData;
+  /** Preferred id; made unique against the flow's other steps. */
+  id?: string;
+}
+
+export interface ConnectionRequest {
+  source: string;
+  target: string;
+  sourceHandle?: string | null;
+  targetHandle?: string | null;
+}
+
+// Step ids appear in templates ({{ steps.<id>.output }}), so they are short and readable.
+const ID_SAFE = /[^A-Za-z0-9_-]+/g;
+
+export function uniqueId(base: string, taken: ReadonlySet<string>): string {
+  const clean = base.replace(/\./g, '-').replace(ID_SAFE, '-').replace(/^-+|-+$/g, '') || 'step';
+  if (!taken.has(clean)) return clean;
+  for (let n = 2; ; n++) {
+    const candidate = `${clean}-${n}`;
+    if (!taken.has(candidate)) return candidate;
+  }
+}
+
+function edgeIdFor(connection: ConnectionRequest, taken: ReadonlySet<string>): string {
+  const handle = connection.sourceHandle ? `-${connection.sourceHandle}` : '';
+  return uniqueId(`e-${connection.source}${handle}-${connection.target}`, taken);
+}
+
+/** Adds a step (selected, everything else deselected), optionally connected from `after`. */
+export function addStep(snapshot: Snapshot, step: NewStep, after?: Omit<ConnectionRequest, 'target'>): Snapshot {
+  const taken = new Set(snapshot.nodes.map((node) => node.id));
+  const id = uniqueId(step.id ?? step.type, taken);
+  const node: StepNode = { id, type: step.type, position: step.position, data: step.data, selected: true };
+  const nodes = [...deselectAll(snapshot.nodes), node];
+  const edges = deselectAll(snapshot.edges);
+  const added = { ...snapshot, nodes, edges };
+  return after && taken.has(after.source) ? connect(added, { ...after, target: id }) : added;
+}
+
+export function moveSteps(snapshot: Snapshot, positions: ReadonlyMap<string, XYPosition>): Snapshot {
+  if (positions.size === 0) return snapshot;
+  const nodes = snapshot.nodes.map((node) => {
+    const position = positions.get(node.id);
+    return position && (position.x !== node.position.x || position.y !== node.position.y) ? { ...node, position } : node;
+  });
+  return { ...snapshot, nodes };
+}
+
+/** Why a connection is refused, in words for the person drawing it; null when allowed. */
+export function connectionProblem(snapshot: Snapshot, connection: ConnectionRequest): string | null {
+  const source = snapshot.nodes.find((node) => node.id === connection.source);
+  const target = snapshot.nodes.find((node) => node.id === connection.target);
+  if (!source || !target) return 'Both ends of a connection must be steps.';
+  if (source.id === target.id) return 'A step cannot lead to itself.';
+  if (target.type?.startsWith('trigger.')) return 'A trigger starts the flow, so nothing can lead into it.';
+  if (source.type === 'condition' && connection.sourceHandle !== 'true' && connection.sourceHandle !== 'false') {
+    return 'Connect a condition from its "true" or "false" exit.';
+  }
+  const handle = connection.sourceHandle ?? null;
+  const duplicate = snapshot.edges.some(
+    (edge) => edge.source === source.id && edge.target === target.id && (edge.sourceHandle ?? null) === handle,
+  );
+  return duplicate ? 'These steps are already connected.' : null;
+}
+
+export function connect(snapshot: Snapshot, connection: ConnectionRequest): Snapshot {
+  if (connectionProblem(snapshot, connection) !== null) return snapshot;
+  const id = edgeIdFor(connection, new Set(snapshot.edges.map((edge) => edge.id)));
+  const edge: StepEdge = {
+    id,
+    source: connection.source,
+    target: connection.target,
+    ...(connection.sourceHandle ? { sourceHandle: connection.sourceHandle } : {}),
+    ...exitLabel(connection.sourceHandle),
+  };
+  return { ...snapshot, edges: [...snapshot.edges, edge] };
+}
+
+/** The words on a connection leaving a condition (canvas only; never saved). */
+export function exitLabel(handle: string | null | undefined): { label?: string } {
+  if (handle === 'true') return { label: 'Yes' };
+  if (handle === 'false') return { label: 'No' };
+  return {};
+}
+
+/** Removes steps with every connection that touches them, and the given connections. */
+export function deleteElements(snapshot: Snapshot, nodeIds: readonly string[], edgeIds: readonly string[]): Snapshot {
+  const goneNodes = new Set(nodeIds);
+  const goneEdges = new Set(edgeIds);
+  const nodes = snapshot.nodes.filter((node) => !goneNodes.has(node.id));
+  const edges = snapshot.edges.filter(
+    (edge) => !goneEdges.has(edge.id) && !goneNodes.has(edge.source) && !goneNodes.has(edge.target),
+  );
+  if (nodes.length === snapshot.nodes.length && edges.length === snapshot.edges.length) return snapshot;
+  return { ...snapshot, nodes, edges };
+}
+
+export function updateStepData(snapshot: Snapshot, nodeId: string, data: StepData): Snapshot {
+  let changed = false;
+  const nodes = snapshot.nodes.map((node) => {
+    if (node.id !== nodeId || node.data === data) return node;
+    changed = true;
+    return { ...node, data };
+  });
+  return changed ? { ...snapshot, nodes } : snapshot;
+}
+
+/** Selection changes as React Flow reports them: element id → selected or not. */
+export function setSelection(
+  snapshot: Snapshot,
+  nodes: ReadonlyMap<string, boolean>,
+  edges: ReadonlyMap<string, boolean>,
+): Snapshot {
+  return {
+    ...snapshot,
+    nodes: applySelected(snapshot.nodes, (id) => nodes.get(id)),
+    edges: applySelected(snapshot.edges, (id) => edges.get(id)),
+  };
+}
+
+/** Selects exactly these elements. */
+export function selectOnly(snapshot: Snapshot, nodeIds: readonly string[], edgeIds: readonly string[] = []): Snapshot {
+  const nodes = new Set(nodeIds);
+  const edges = new Set(edgeIds);
+  return {
+    ...snapshot,
+    nodes: applySelected(snapshot.nodes, (id) => nodes.has(id)),
+    edges: applySelected(snapshot.edges, (id) => edges.has(id)),
+  };
+}
+
+export function measureSteps(snapshot: Snapshot, sizes: ReadonlyMap<string, { width: number; height: number }>): Snapshot {
+  if (sizes.size === 0) return snapshot;
+  const nodes = snapshot.nodes.map((node) => {
+    const size = sizes.get(node.id);
+    if (!size || (node.measured?.width === size.width && node.measured.height === size.height)) return node;
+    return { ...node, measured: size };
+  });
+  return { ...snapshot, nodes };
+}
+
+function applySelected<T extends { id: string; selected?: boolean }>(items: T[], wanted: (id: string) => boolean | undefined): T[] {
+  let changed = false;
+  const next = items.map((item) => {
+    const selected = wanted(item.id);
+    if (selected === undefined || Boolean(item.selected) === selected) return item;
+    changed = true;
+    return { ...item, selected };
+  });
+  return changed ? next : items;
+}
+
+function deselectAll<T extends { selected?: boolean }>(items: T[]): T[] {
+  return items.some((item) => item.selected) ? items.map((item) => (item.selected ? { ...item, selected: false } : item)) : items;
+}

@@ -1,0 +1,66 @@
+import { useMemo } from 'react';
+import { suggestKeys } from '../sample-fields.ts';
+import { useKeyPreview } from '../useKeyPreview.ts';
+import { selectMeta, useEditorStore } from '../useEditorStore.ts';
+import type { StepEditor } from '../useStepEditor.ts';
+import { TextField } from './Fields.tsx';
+
+/**
+ * The idempotency key of a side-effect step: the field itself (with the field picker),
+ * the key it gives for the sample input, what is wrong with it in plain words, and
+ * ready-made keys built from the sample's identifying fields.
+ */
+export function KeyField({ step, flowId }: { step: StepEditor; flowId: string }) {
+  const template = step.text('key');
+  const meta = useEditorStore(selectMeta);
+  const label = typeof step.data.label === 'string' ? step.data.label : step.node.id;
+  const suggestions = useMemo(() => suggestKeys(meta.sampleInput, label).filter((key) => key !== template), [meta.sampleInput, label, template]);
+  const preview = useKeyPreview(flowId, step.node, template);
+  const result = preview.data;
+  const lint = result?.lint ?? [];
+  const stale = !preview.settled || preview.isFetching;
+
+  return (
+    <TextField
+      label="Idempotency key"
+      value={template}
+      onChange={(value) => step.set('key', value)}
+      placeholder="{{ trigger.body.order.id }}:create-invoice"
+      mono
+      picker
+      testId="inspector.key"
+      hint="A short text that is the same every time the same thing happens, like the order number. Onceflow does this step at most once for each key, however often the flow is retried or the event arrives."
+    >
+      <div className={`key-preview${stale ? ' is-stale' : ''}`} aria-live="polite" data-testid="key.preview">
+        {template.trim() === '' && <span>Type a key, pick a field, or use a suggestion below to see the key for the sample input.</span>}
+        {template.trim() !== '' && result?.key !== undefined && (
+          <span>
+            For the sample input this step's key is <code className="key-preview__key">{result.key}</code>
+          </span>
+        )}
+        {template.trim() !== '' && result?.error !== undefined && <span className="key-preview__error">{result.error}</span>}
+        {preview.error && <span className="key-preview__error">The key could not be checked right now: {preview.error.message}</span>}
+      </div>
+      {lint.length > 0 && template.trim() !== '' && (
+        <ul className="key-lint" data-testid="key.lint">
+          {lint.map((item) => (
+            <li key={item.code} className={`key-lint__item key-lint__item--${item.severity}`}>
+              <strong>{item.severity === 'error' ? 'Fix this: ' : 'Worth knowing: '}</strong>
+              {item.message}
+            </li>
+          ))}
+        </ul>
+      )}
+      {suggestions.length > 0 && (
+        <div className="key-suggestions">
+          <span className="key-suggestions__title">{template.trim() === '' ? 'Suggested keys' : 'Other keys you could use'}</span>
+          {suggestions.map((suggestion) => (
+            <button key={suggestion} type="button" className="chip mono" onClick={() => step.update((data) => ({ ...data, key: suggestion }))} aria-label={`Use the key ${suggestion}`}>
+              {suggestion}
+            </button>
+          ))}
+        </div>
+      )}
+    </TextField>
+  );
+}

@@ -1,0 +1,110 @@
+/**
+ * The toolbar's actions on the whole flow: publish a version, run it with the sample
+ * input, export it. Each first saves what is on the canvas, so the action always sees
+ * the flow as the person sees it.
+ */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { navigate } from '../lib/router.ts';
+import { trpc, trpcClient } from '../lib/trpc.ts';
+import { downloadDocument } from './download.ts';
+import { problemsOf } from './problem-details.ts';
+import { stableStringify } from './flow-document.ts';
+import { startRun } from './start-run.ts';
+import { useEditorStore } from './useEditorStore.ts';
+import type { FlowProblem } from './useStepProblems.ts';
+
+export type Busy = 'publish' | 'run' | 'export' | null;
+
+export interface Notice {
+  tone: 'success' | 'error';
+  title: string;
+  detail?: string;
+  problems?: FlowProblem[];
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** What a version is compared on: everything a run would behave differently for. */
+const comparable = (document: { name: string; description?: unknown; sampleInput?: unknown; nodes: unknown; edges: unknown }) =>
+  stableStringify({ name: document.name, description: document.description, sampleInput: document.sampleInput, nodes: document.nodes, edges: document.edges });
+
+export function useFlowActions(flowId: string, flush: () => Promise<void>) {
+  const queryClient = useQueryClient();
+  const [busy, setBusy] = useState<Busy>(null);
+  const [notice, setNotice] = useState<Notice | null>(null);
+  const publishMutation = useMutation(trpc.flows.publish.mutationOptions());
+
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: trpc.flows.get.queryKey({ id: flowId }) }),
+      queryClient.invalidateQueries({ queryKey: trpc.flows.list.queryKey() }),
+    ]);
+
+  async function publishNow(): Promise<number> {
+    const result = await publishMutation.mutateAsync({ id: flowId });
+    await refresh();
+    return result.version;
+  }
+
+  async function guarded(kind: Exclude<Busy, null>, action: () => Promise<void>, failTitle: string) {
+    setBusy(kind);
+    setNotice(null);
+    try {
+      await action();
+    } catch (error) {
+      const problems = problemsOf(error)?.filter((problem) => problem.severity === 'error');
+      setNotice({ tone: 'error', title: failTitle, ...(problems && problems.length > 0 ? { problems } : { detail: messageOf(error) }) });
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  const publish = () =>
+    guarded(
+      'publish',
+      async () => {
+        await flush();
+        const version = await publishNow();
+        setNotice({ tone: 'success', title: `Published version ${version}`, detail: 'New runs use this version. Runs already under way finish on the version they started with.' });
+      },
+      'This flow cannot be published yet',
+    );
+
+  /** Publishes first when the draft differs from the latest version, then opens the new run. */
+  const run = () =>
+    guarded(
+      'run',
+      async () => {
+        await flush();
+        const latest = await trpcClient.flows.versions.query({ id: flowId });
+        const newest = latest.reduce((max, version) => Math.max(max, version.version), 0);
+        let changed = newest === 0;
+        if (!changed) {
+          const [draft, published] = await Promise.all([
+            trpcClient.flows.export.query({ id: flowId }),
+            trpcClient.flows.export.query({ id: flowId, version: newest }),
+          ]);
+          changed = comparable(draft) !== comparable(published);
+        }
+        if (changed) await publishNow();
+        const { runId } = await startRun(flowId, useEditorStore.getState().meta.sampleInput);
+        navigate(`/runs/${encodeURIComponent(runId)}`);
+      },
+      'The flow could not be run',
+    );
+
+  const exportFlow = () =>
+    guarded(
+      'export',
+      async () => {
+        await flush();
+        downloadDocument(await trpcClient.flows.export.query({ id: flowId }));
+      },
+      'The flow could not be exported',
+    );
+
+  return { busy, notice, dismiss: () => setNotice(null), publish, run, exportFlow };
+}

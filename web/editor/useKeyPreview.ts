@@ -1,0 +1,48 @@
+/**
+ * The key a step would get for the flow's sample input, rendered by the server as the
+ * person types (debounced). A key is rendered from the sample input alone, and the
+ * server names the steps a template mentions; so the request carries only the sample,
+ * this step as a stand-in starting step and stand-ins for the steps its key names. That
+ * keeps every keystroke's request small in a large flow, and the preview works while
+ * other parts of the flow still have problems.
+ */
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { FLOW_FORMAT } from '../../server/engine/flow/document.ts';
+import { trpc } from '../lib/trpc.ts';
+import { useShallow } from 'zustand/react/shallow';
+import { useDebounced } from './useDebounced.ts';
+import { selectMeta, selectStepData, useEditorStore, type SelectedStep } from './useEditorStore.ts';
+
+// Long enough to skip most keystrokes, short enough to feel live.
+const PREVIEW_DELAY_MS = 300;
+const ORIGIN = { x: 0, y: 0 };
+const labelOf = (step: SelectedStep) => (typeof step.data.label === 'string' ? step.data.label : undefined);
+
+export function useKeyPreview(flowId: string, node: SelectedStep, template: string) {
+  const meta = useEditorStore(selectMeta);
+  // Follows step settings (labels), not positions: dragging a step sends no new preview.
+  const settings = useEditorStore(useShallow(selectStepData));
+  const document = useMemo(() => {
+    void settings;
+    const named = useEditorStore.getState().nodes.filter((other) => other.id !== node.id && template.includes(other.id));
+    return {
+      format: FLOW_FORMAT,
+      name: meta.name || 'Flow',
+      ...(meta.sampleInput === undefined ? {} : { sampleInput: meta.sampleInput }),
+      nodes: [
+        { id: node.id, type: 'trigger.manual', position: ORIGIN, data: { label: labelOf(node) } },
+        ...named.map((step) => ({ id: step.id, type: 'transform', position: ORIGIN, data: { label: labelOf(step), outputs: { value: '' } } })),
+      ],
+      edges: [],
+    };
+  }, [meta, settings, node, template]);
+  const input = useDebounced({ id: flowId, nodeId: node.id, template, document }, PREVIEW_DELAY_MS);
+  const settled = input.template === template && input.nodeId === node.id;
+  const query = useQuery({
+    ...trpc.flows.previewKey.queryOptions(input),
+    placeholderData: keepPreviousData,
+    staleTime: 60_000,
+  });
+  return { ...query, settled };
+}
