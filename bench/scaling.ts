@@ -50,10 +50,15 @@ export async function benchScaling(baseUrl: string, count: number, workerCounts 
         for (let index = 0; index < workers; index++) processes.push(await startServerProcess(env, ['worker']));
         await settled(db);
         const seconds = (performance.now() - started) / 1000;
+        // Workers would lease the floor's rows: they stop before the floor is measured.
+        for (const process of processes.splice(0)) await process.kill();
         const floor = await floorRuns(services.db, flowId, versionId, Math.min(count, 1000));
         await db.close();
         await services.close();
         rows.push({ workers, runs: count, runsPerSecond: round(count / seconds, 0), floorRunsPerSecond: round(floor, 0), ratio: round(count / seconds / floor) });
+      } catch (error) {
+        console.error(`scaling with ${workers} worker(s) failed:`, error);
+        throw error;
       } finally {
         for (const process of processes) await process.kill();
         await database.drop();

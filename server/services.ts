@@ -19,6 +19,7 @@ import { createSweeper } from './engine/sweeper.ts';
 import { triggerDirectory } from './engine/trigger-directory.ts';
 import { webhookIntake, type WebhookIntake } from './engine/webhook-intake.ts';
 import { transitionEntity } from './store/entities.ts';
+import { flowRunStats } from './store/runs.ts';
 import { isLoopback } from './auth/access.ts';
 import { closeEmailTransports } from './engine/steps/email-send.ts';
 import { createSandbox, type Sandbox } from './sandbox/plugin.ts';
@@ -114,7 +115,7 @@ export async function createServices(env: Env, log: Logger = pino({ level: env.O
     log,
     clock,
     plans,
-    flows: flowService(store),
+    flows: flowService(store, clock.now, (dayStart, weekStart) => flowRunStats(db, dayStart, weekStart)),
     runs,
     inbox: inboxService({ db, flows: store, runs }),
     secrets,

@@ -36,7 +36,9 @@ function parseDraft(document: unknown): { flow: FlowDocument; problems: FlowProb
   return { flow: result.flow ?? shaped.data, problems: result.problems };
 }
 
-export function flowService(store: FlowStore, clock: () => number = Date.now) {
+export type RunStatsLookup = (dayStart: number, weekStart: number) => Promise<Map<string, { runsToday: number; failuresToday: number; duplicatesThisWeek: number }>>;
+
+export function flowService(store: FlowStore, clock: () => number = Date.now, runStats: RunStatsLookup = async () => new Map()) {
   async function requireFlow(id: string) {
     const flow = await store.get(id);
     if (!flow) throw new NotFoundError(`There is no flow with id ${id}; it may have been deleted.`);
@@ -58,7 +60,13 @@ export function flowService(store: FlowStore, clock: () => number = Date.now) {
   }
 
   return {
-    list: () => store.list(),
+    /** Flows with today's runs and failures and the duplicates stopped in the last 7 days. */
+    async list() {
+      const now = clock();
+      const dayStart = new Date(now).setHours(0, 0, 0, 0);
+      const [flows, stats] = await Promise.all([store.list(), runStats(dayStart, now - 7 * 24 * 3600_000)]);
+      return flows.map((flow) => ({ ...flow, runsToday: 0, failuresToday: 0, duplicatesThisWeek: 0, ...stats.get(flow.id) }));
+    },
 
     async get(id: string) {
       const row = await requireFlow(id);

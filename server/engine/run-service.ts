@@ -8,14 +8,18 @@ import { readClaim, resolveUncertainClaim } from '../store/claims.ts';
 import type { Db } from '../store/db.ts';
 import type { FlowStore } from '../store/flows.ts';
 import { CLAIM_COLUMNS, toClaim } from '../store/rows.ts';
-import { getRun, insertRun, listRuns, transitionRun } from '../store/runs.ts';
+import { getRun, insertRun, listRuns, stepCounts, transitionRun, versionNumbers } from '../store/runs.ts';
 import { deleteCheckpoint, insertEvents, listEvents, loadCheckpoints, upsertCheckpoints } from '../store/timeline.ts';
 import { NotFoundError, UserError } from './errors.ts';
 import type { PlanCache } from './flow-plan.ts';
+import { previewRerun } from './rerun-preview.ts';
 import { stepViews, summarizeRun } from './run-views.ts';
 import type { Clock, RunRow, RunStatus } from './types.ts';
 
 export type ReviewDecision = 'happened' | 'do-it' | 'skip';
+
+/** Most runs one bulk rerun takes at once. */
+const BULK_LIMIT = 500;
 
 export interface RunServiceDeps {
   db: Db;
@@ -64,11 +68,65 @@ export function runService({ db, flows, plans, clock, onQueued }: RunServiceDeps
       });
     },
 
-    async list(filter: { flowId?: string; status?: RunStatus; cursor?: number; limit?: number }) {
+    async list(filter: { flowId?: string; status?: RunStatus; search?: string; cursor?: number; limit?: number }) {
       const limit = Math.min(filter.limit ?? 50, 500);
-      const runs = await listRuns(db, { flowId: filter.flowId, status: filter.status, beforeSeq: filter.cursor, limit: limit + 1 });
-      const page = runs.slice(0, limit).map(summarizeRun);
-      return { runs: page, nextCursor: runs.length > limit ? page.at(-1)!.seq : null };
+      const rows = await listRuns(db, { flowId: filter.flowId, status: filter.status, search: filter.search, beforeSeq: filter.cursor, limit: limit + 1 });
+      const page = rows.slice(0, limit);
+      const [counts, versions] = await Promise.all([
+        stepCounts(db, page.map((run) => run.id)),
+        versionNumbers(db, [...new Set(page.map((run) => run.versionId))]),
+      ]);
+      const runs = await Promise.all(page.map(async (run) => ({
+        ...summarizeRun(run),
+        flowName: (await plans.get(run.versionId))?.document.name ?? null,
+        version: versions.get(run.versionId) ?? null,
+        duplicates: counts.get(run.id)?.duplicates ?? 0,
+        skipped: counts.get(run.id)?.skipped ?? 0,
+        durationMs: run.startedAt !== null && run.finishedAt !== null ? run.finishedAt - run.startedAt : null,
+      })));
+      return { runs, nextCursor: rows.length > limit ? page.at(-1)!.seq : null };
+    },
+
+    /** A page of a run's timeline, for views that show very long ones bit by bit. */
+    async timeline(id: string, afterId = 0, limit = 1000) {
+      await requireRun(id);
+      const events = await listEvents(db, id, afterId, Math.min(limit, 5000));
+      return { events, nextAfterId: events.length === Math.min(limit, 5000) ? events.at(-1)!.id! : null };
+    },
+
+    async rerunPreview(id: string) {
+      const run = await requireRun(id);
+      const plan = await plans.get(run.versionId);
+      if (!plan) throw new NotFoundError(`The flow version of run #${run.seq} no longer exists.`);
+      return previewRerun(db, run, plan);
+    },
+
+    /** The summed preview of rerunning every run with this status (of one flow, or all). */
+    async bulkPreview(filter: { flowId?: string; status: 'failed' | 'needs_review' }) {
+      const runs = await listRuns(db, { flowId: filter.flowId, status: filter.status, limit: BULK_LIMIT });
+      const counts = { skip: 0, deduplicate: 0, act: 0, review: 0 };
+      for (const run of runs) {
+        const plan = await plans.get(run.versionId);
+        if (!plan) continue;
+        const preview = await previewRerun(db, run, plan);
+        for (const action of Object.keys(counts) as (keyof typeof counts)[]) counts[action] += preview.counts[action];
+      }
+      return { runs: runs.length, counts };
+    },
+
+    async bulkRerun(filter: { flowId?: string; status: 'failed' | 'needs_review' }, by = 'admin') {
+      const runs = await listRuns(db, { flowId: filter.flowId, status: filter.status, limit: BULK_LIMIT });
+      let rerun = 0;
+      for (const run of runs) {
+        const moved = await db.transaction(async (tx) => {
+          if (!(await transitionRun(tx, run.id, [filter.status], 'queued', { attemptIncrement: true, now: clock.now() }))) return false;
+          await insertEvents(tx, [{ runId: run.id, type: 'run.rerun', nodeId: null, attempt: run.attempt + 1, data: { by, previousStatus: run.status, bulk: true }, createdAt: clock.now() }]);
+          return true;
+        });
+        if (moved) rerun++;
+      }
+      if (rerun) onQueued();
+      return { rerun };
     },
 
     async get(id: string) {

@@ -95,6 +95,8 @@ export async function getRun(sql: Sql, id: string): Promise<RunRow | undefined> 
 export interface RunFilter {
   flowId?: string;
   status?: RunStatus;
+  /** A run id, a run number (`12` or `#12`), or a webhook event id. */
+  search?: string;
   /** Runs with a number below this (for the next page). */
   beforeSeq?: number;
   limit: number;
@@ -106,6 +108,12 @@ export async function listRuns(sql: Sql, filter: RunFilter): Promise<RunRow[]> {
   if (filter.flowId) { where.push('flow_id = ?'); params.push(filter.flowId); }
   if (filter.status) { where.push('status = ?'); params.push(filter.status); }
   if (filter.beforeSeq !== undefined) { where.push('seq < ?'); params.push(filter.beforeSeq); }
+  const search = filter.search?.trim();
+  if (search) {
+    const number = /^#?(\d+)$/.exec(search)?.[1];
+    where.push(number ? '(id = ? OR event_id = ? OR seq = ?)' : '(id = ? OR event_id = ?)');
+    params.push(search, search, ...(number ? [Number(number)] : []));
+  }
   params.push(filter.limit);
   const rows = await sql.all(
     `SELECT ${RUN_COLUMNS} FROM runs ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY seq DESC LIMIT ?`,
@@ -133,4 +141,59 @@ export async function transitionRun(
     params,
   );
   return changed === 1;
+}
+
+/** How many duplicates were stopped and steps skipped, per run. */
+export async function stepCounts(sql: Sql, runIds: string[]): Promise<Map<string, { duplicates: number; skipped: number }>> {
+  const counts = new Map<string, { duplicates: number; skipped: number }>();
+  if (runIds.length === 0) return counts;
+  const rows = await sql.all<{ run_id: string; type: string; n: number }>(
+    `SELECT run_id, type, COUNT(*) AS n FROM timeline_events
+     WHERE run_id IN (${runIds.map(() => '?').join(', ')}) AND type IN ('step.duplicate', 'step.skipped')
+     GROUP BY run_id, type`,
+    runIds,
+  );
+  for (const row of rows) {
+    const entry = counts.get(row.run_id) ?? { duplicates: 0, skipped: 0 };
+    if (row.type === 'step.duplicate') entry.duplicates = Number(row.n);
+    else entry.skipped = Number(row.n);
+    counts.set(row.run_id, entry);
+  }
+  return counts;
+}
+
+export interface FlowRunStats {
+  runsToday: number;
+  failuresToday: number;
+  duplicatesThisWeek: number;
+}
+
+/** Per flow: runs and failures since `dayStart`, duplicates stopped since `weekStart`. */
+export async function flowRunStats(sql: Sql, dayStart: number, weekStart: number): Promise<Map<string, FlowRunStats>> {
+  const stats = new Map<string, FlowRunStats>();
+  const entry = (flowId: string) => {
+    let value = stats.get(flowId);
+    if (!value) stats.set(flowId, (value = { runsToday: 0, failuresToday: 0, duplicatesThisWeek: 0 }));
+    return value;
+  };
+  const runs = await sql.all<{ flow_id: string; runs: number; failures: number }>(
+    `SELECT flow_id, COUNT(*) AS runs, SUM(CASE WHEN status = 'failed' THEN 1 ELSE 0 END) AS failures
+     FROM runs WHERE created_at >= ? GROUP BY flow_id`,
+    [dayStart],
+  );
+  for (const row of runs) Object.assign(entry(row.flow_id), { runsToday: Number(row.runs), failuresToday: Number(row.failures) });
+  const duplicates = await sql.all<{ flow_id: string; n: number }>(
+    `SELECT r.flow_id, COUNT(*) AS n FROM timeline_events e JOIN runs r ON r.id = e.run_id
+     WHERE e.type = 'step.duplicate' AND e.created_at >= ? GROUP BY r.flow_id`,
+    [weekStart],
+  );
+  for (const row of duplicates) entry(row.flow_id).duplicatesThisWeek = Number(row.n);
+  return stats;
+}
+
+/** Versions' numbers by id, for lists that show which version a run ran. */
+export async function versionNumbers(sql: Sql, versionIds: string[]): Promise<Map<string, number>> {
+  if (versionIds.length === 0) return new Map();
+  const rows = await sql.all<{ id: string; version: number }>(`SELECT id, version FROM flow_versions WHERE id IN (${versionIds.map(() => '?').join(', ')})`, versionIds);
+  return new Map(rows.map((row) => [row.id, Number(row.version)]));
 }
