@@ -3,15 +3,16 @@
  * to an in-process receiver → transform) and the cost of one claim, beside a floor: the
  * same rows written with plain driver statements in the same process and run.
  */
+import Database from 'better-sqlite3';
+import pg from 'pg';
 import pino from 'pino';
 import { performance } from 'node:perf_hooks';
 import { readEnv } from '../server/env.ts';
 import { createServices } from '../server/services.ts';
 import { newId } from '../server/ids.ts';
 import { tryClaim, settleClaim } from '../server/store/claims.ts';
-import { insertRun } from '../server/store/runs.ts';
-import type { Db } from '../server/store/db.ts';
 import { startReceiver } from '../server/testing/receiver.ts';
+import type { Db } from '../server/store/db.ts';
 import { summarize, round } from './stats.ts';
 
 export function referenceFlow(receiverUrl: string) {
@@ -59,39 +60,108 @@ async function waitAllSettled(db: Db): Promise<void> {
   }
 }
 
-/** The same rows a reference run writes, with plain statements: the floor. */
-async function floorRun(db: Db, flowId: string, versionId: string, index: number): Promise<void> {
+/**
+ * The floor: the rows one reference run writes, with plain driver statements and no
+ * Onceflow code in between — one transaction per point where the engine must be durable
+ * (the run, each claim, each step's record, the end), as a careful hand-written worker would.
+ */
+interface PlainDriver {
+  transaction(statements: [string, unknown[]][]): Promise<void>;
+  /** One statement on its own (autocommit). */
+  statement(text: string, values: unknown[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+function plainDriver(url: string): PlainDriver {
+  if (url.startsWith('postgres')) {
+    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    return {
+      async transaction(statements) {
+        const client = await pool.connect();
+        try {
+          await client.query('BEGIN');
+          for (const [text, values] of statements) {
+            let index = 0;
+            await client.query(text.replace(/\?/g, () => `$${++index}`), values);
+          }
+          await client.query('COMMIT');
+        } finally {
+          client.release();
+        }
+      },
+      async statement(text, values) {
+        let index = 0;
+        await pool.query(text.replace(/\?/g, () => `$${++index}`), values);
+      },
+      close: () => pool.end(),
+    };
+  }
+  const db = new Database(url.replace(/^file:/, ''), { timeout: 5000 });
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  const prepared = new Map<string, Database.Statement>();
+  const run = db.transaction((statements: [string, unknown[]][]) => {
+    for (const [text, values] of statements) {
+      let statement = prepared.get(text);
+      if (!statement) prepared.set(text, (statement = db.prepare(text)));
+      statement.run(...values);
+    }
+  });
+  return {
+    async transaction(statements) {
+      run.immediate(statements);
+    },
+    async statement(text, values) {
+      let statement = prepared.get(text);
+      if (!statement) prepared.set(text, (statement = db.prepare(text)));
+      statement.run(...values);
+    },
+    async close() {
+      db.close();
+    },
+  };
+}
+
+async function floorRun(driver: PlainDriver, flowId: string, versionId: string, index: number): Promise<void> {
   const runId = newId('run');
   const now = Date.now();
-  const event = (type: string, nodeId: string | null) => [runId, type, nodeId, 1, null, now];
-  const insertEvents = async (tx: Db | Parameters<Parameters<Db['transaction']>[0]>[0], rows: unknown[][]) =>
-    tx.run(`INSERT INTO timeline_events (run_id, type, node_id, attempt, data, created_at) VALUES ${rows.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}`, rows.flat());
-  await db.transaction((tx) => insertRun(tx, { id: runId, flowId, versionId, input: { order: { id: `f${index}` } }, triggerKind: 'manual', triggerNode: 'start', eventId: null, replayOf: null, createdAt: now, createdBy: 'bench' }));
-  await db.run(`UPDATE runs SET status = 'running', lease_owner = 'w', lease_until = ?, lease_fence = lease_fence + 1 WHERE id = ?`, [now + 30000, runId]);
+  const event = (type: string, nodeId: string | null): unknown[] => [runId, type, nodeId, 1, null, now];
+  const events = (rows: unknown[][]): [string, unknown[]] =>
+    [`INSERT INTO timeline_events (run_id, type, node_id, attempt, data, created_at) VALUES ${rows.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}`, rows.flat()];
+  await driver.transaction([
+    [`INSERT INTO runs (id, seq, flow_id, version_id, status, input, trigger_kind, attempt, lease_fence, created_at) VALUES (?, ?, ?, ?, 'queued', ?, 'manual', 1, 0, ?)`,
+      [runId, 1_000_000 + index, flowId, versionId, JSON.stringify({ order: { id: `f${index}` } }), now]],
+    events([event('run.queued', null)]),
+  ]);
+  await driver.transaction([[`UPDATE runs SET status = 'running', lease_owner = 'w', lease_until = ?, lease_fence = lease_fence + 1 WHERE id = ?`, [now + 30000, runId]]]);
   for (const node of ['invoice', 'notify']) {
-    await db.run(`INSERT INTO claims (scope, key, status, fingerprint, request, owner_run_id, owner_node_id, fence, lease_until, expires_at, created_at, updated_at) VALUES (?, ?, 'in_progress', 'h', '{}', ?, ?, 1, ?, ?, ?, ?) ON CONFLICT (scope, key) DO NOTHING`, ['floor', `${runId}:${node}`, runId, node, now, now, now, now]);
-    await db.transaction(async (tx) => {
-      await tx.run(`UPDATE runs SET lease_until = ? WHERE id = ? AND lease_fence = 1`, [now, runId]);
-      await tx.run(`UPDATE claims SET status = 'succeeded', output = '{}' WHERE scope = 'floor' AND key = ? AND fence = 1`, [`${runId}:${node}`]);
-      await tx.run(`INSERT INTO checkpoints (run_id, node_id, status, output, attempt, created_at) VALUES (?, ?, 'succeeded', '{}', 1, ?)`, [runId, node, now]);
-      await insertEvents(tx, [event('step.started', node), event('step.succeeded', node)]);
-    });
+    await driver.transaction([[`INSERT INTO claims (scope, key, status, fingerprint, request, owner_run_id, owner_node_id, fence, lease_until, expires_at, created_at, updated_at) VALUES ('floor', ?, 'in_progress', 'h', '{}', ?, ?, 1, ?, ?, ?, ?) ON CONFLICT (scope, key) DO NOTHING`, [`${runId}:${node}`, runId, node, now, now, now, now]]]);
+    await driver.transaction([
+      [`UPDATE claims SET status = 'succeeded', output = '{}' WHERE scope = 'floor' AND key = ? AND fence = 1`, [`${runId}:${node}`]],
+      [`INSERT INTO checkpoints (run_id, node_id, status, output, attempt, created_at) VALUES (?, ?, 'succeeded', '{}', 1, ?)`, [runId, node, now]],
+      events([event('step.started', node), event('step.succeeded', node)]),
+    ]);
   }
-  await db.transaction(async (tx) => {
-    await tx.run(`UPDATE runs SET status = 'succeeded' WHERE id = ?`, [runId]);
-    for (const node of ['prep', 'done']) await tx.run(`INSERT INTO checkpoints (run_id, node_id, status, output, attempt, created_at) VALUES (?, ?, 'succeeded', '{}', 1, ?)`, [runId, node, now]);
-    await insertEvents(tx, [event('run.started', null), event('step.started', 'prep'), event('step.succeeded', 'prep'), event('step.started', 'done'), event('step.succeeded', 'done'), event('run.succeeded', null)]);
-  });
+  await driver.transaction([
+    [`UPDATE runs SET status = 'succeeded' WHERE id = ?`, [runId]],
+    [`INSERT INTO checkpoints (run_id, node_id, status, output, attempt, created_at) VALUES (?, 'prep', 'succeeded', '{}', 1, ?), (?, 'done', 'succeeded', '{}', 1, ?)`, [runId, now, runId, now]],
+    events([event('run.started', null), event('step.started', 'prep'), event('step.succeeded', 'prep'), event('step.started', 'done'), event('step.succeeded', 'done'), event('run.succeeded', null)]),
+  ]);
 }
 
 /** Floor runs per second: the writes of `count` reference runs, 16 at a time like a busy worker. */
-export async function floorRuns(db: Db, flowId: string, versionId: string, count: number): Promise<number> {
-  const started = performance.now();
-  let next = 0;
-  await Promise.all(Array.from({ length: 16 }, async () => {
-    while (next < count) await floorRun(db, flowId, versionId, next++);
-  }));
-  return count / ((performance.now() - started) / 1000);
+export async function floorRuns(databaseUrl: string, flowId: string, versionId: string, count: number): Promise<number> {
+  const driver = plainDriver(databaseUrl);
+  try {
+    const started = performance.now();
+    let next = 0;
+    await Promise.all(Array.from({ length: 16 }, async () => {
+      while (next < count) await floorRun(driver, flowId, versionId, next++);
+    }));
+    return count / ((performance.now() - started) / 1000);
+  } finally {
+    await driver.close();
+  }
 }
 
 export async function benchRuns(databaseUrl: string, label: string, count: number): Promise<RunsBenchResult> {
@@ -123,19 +193,21 @@ export async function benchRuns(databaseUrl: string, label: string, count: numbe
     for (let index = 0; index < 2000; index++) {
       const now = Date.now();
       const t0 = performance.now();
-      const fence = await tryClaim(services.db, { scope: 'bench', key: `k${index}`, fingerprint: 'h', request: {}, runId: 'r', nodeId: 'n', leaseUntil: now + 30000, expiresAt: now + 86400000, now });
+      const fence = await services.db.durably((sql) => tryClaim(sql, { scope: 'bench', key: `k${index}`, fingerprint: 'h', request: {}, runId: 'r', nodeId: 'n', leaseUntil: now + 30000, expiresAt: now + 86400000, now }));
       claimSamples.push(performance.now() - t0);
       await settleClaim(services.db, { scope: 'bench', key: `k${index}`, fence: fence! }, { status: 'succeeded', output: {}, now });
     }
     const floorSamples: number[] = [];
+    const plain = plainDriver(databaseUrl);
     for (let index = 0; index < 2000; index++) {
       const t0 = performance.now();
-      await services.db.run(`INSERT INTO claims (scope, key, status, fingerprint, request, owner_run_id, owner_node_id, fence, lease_until, expires_at, created_at, updated_at) VALUES ('floorclaim', ?, 'in_progress', 'h', '{}', 'r', 'n', 1, 0, 0, 0, 0) ON CONFLICT (scope, key) DO NOTHING`, [`k${index}`]);
+      await plain.statement(`INSERT INTO claims (scope, key, status, fingerprint, request, owner_run_id, owner_node_id, fence, lease_until, expires_at, created_at, updated_at) VALUES ('floorclaim', ?, 'in_progress', 'h', '{}', 'r', 'n', 1, 0, 0, 0, 0) ON CONFLICT (scope, key) DO NOTHING`, [`k${index}`]);
       floorSamples.push(performance.now() - t0);
     }
+    await plain.close();
 
     const floorCount = Math.min(count, 2000);
-    const floorRunsPerSecond = await floorRuns(services.db, flowId, version.id, floorCount);
+    const floorRunsPerSecond = await floorRuns(databaseUrl, flowId, version.id, floorCount);
 
     const claim = summarize(claimSamples);
     const floorClaim = summarize(floorSamples);

@@ -52,7 +52,7 @@ export async function benchScaling(baseUrl: string, count: number, workerCounts 
         const seconds = (performance.now() - started) / 1000;
         // Workers would lease the floor's rows: they stop before the floor is measured.
         for (const process of processes.splice(0)) await process.kill();
-        const floor = await floorRuns(services.db, flowId, versionId, Math.min(count, 1000));
+        const floor = await floorRuns(database.url, flowId, versionId, Math.min(count, 1000));
         await db.close();
         await services.close();
         rows.push({ workers, runs: count, runsPerSecond: round(count / seconds, 0), floorRunsPerSecond: round(floor, 0), ratio: round(count / seconds / floor) });

@@ -110,9 +110,9 @@ export async function runSideEffectStep(step: StepExecution, kind: StepKind<unkn
   for (;;) {
     const now = deps.clock.now();
     const leaseUntil = now + deps.config.claimLeaseMs;
-    const fence = await tryClaim(deps.db, {
+    const fence = await deps.db.durably((sql) => tryClaim(sql, {
       scope, key, fingerprint: hash, request, runId, nodeId: node.id, leaseUntil, expiresAt: now + ttlMs, now,
-    });
+    }));
     if (fence !== undefined) return act(step, kind, prepared, { scope, key, fence }, 'won');
 
     const claim = await readClaim(deps.db, scope, key);
@@ -122,7 +122,7 @@ export async function runSideEffectStep(step: StepExecution, kind: StepKind<unkn
       case 'succeeded':
         return answerFromRecord(step, claim, hash, request);
       case 'failed': {
-        const retaken = await takeOverClaim(deps.db, claim, owner);
+        const retaken = await deps.db.durably((sql) => takeOverClaim(sql, claim, owner));
         if (retaken !== undefined) return act(step, kind, prepared, { scope, key, fence: retaken }, 'retaken');
         continue;
       }
@@ -139,7 +139,7 @@ export async function runSideEffectStep(step: StepExecution, kind: StepKind<unkn
       case 'in_progress': {
         if (claim.leaseUntil < now) {
           // The holder died between its claim and its record.
-          const taken = await takeOverClaim(deps.db, claim, owner);
+          const taken = await deps.db.durably((sql) => takeOverClaim(sql, claim, owner));
           if (taken === undefined) continue;
           const claimed = { scope, key, fence: taken };
           if (kind.honoursKey(node)) {

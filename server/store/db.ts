@@ -38,8 +38,18 @@ export interface Db extends Sql {
   notify(channel: string): void;
   /** Calls `onNotify` for every notification on `channel`; returns a stop function. */
   listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
-  /** Commits when `body` resolves, rolls back when it throws. Not re-entrant. */
+  /**
+   * Commits when `body` resolves, rolls back when it throws. Not re-entrant, and the body
+   * must only run statements on `tx` (no other waiting): on SQLite concurrent transactions
+   * share one commit.
+   */
   transaction<T>(body: (tx: Sql) => Promise<T>): Promise<T>;
+  /**
+   * For a single statement that must be durable before the caller goes on (a claim, a
+   * lease): on SQLite it joins the next group commit instead of paying for a commit of
+   * its own; on PostgreSQL it runs as it is, one round trip.
+   */
+  durably<T>(body: (sql: Sql) => Promise<T>): Promise<T>;
   close(): Promise<void>;
   /** Where the database is, without any password, for messages. */
   readonly description: string;
@@ -99,13 +109,85 @@ function openSqlite(path: string): Db {
   const begin = db.prepare('BEGIN IMMEDIATE');
   const commit = db.prepare('COMMIT');
   const rollback = db.prepare('ROLLBACK');
-  let lock: Promise<void> | null = null;
-  // The statement must run in the same tick that saw no lock, or a transaction opened
-  // in between would swallow it; the direct functions do their work synchronously.
+  // A FIFO lock held by an open transaction: each release hands it to exactly one waiter,
+  // instead of waking every waiter to race for it.
+  let locked = false;
+  const waiters: (() => void)[] = [];
+  const acquire = (): Promise<void> | undefined => {
+    if (!locked) {
+      locked = true;
+      return undefined;
+    }
+    return new Promise<void>((resolve) => waiters.push(resolve));
+  };
+  const release = () => {
+    const next = waiters.shift();
+    if (next) next();
+    else locked = false;
+  };
+  /*
+   * Group commit. A commit is a write to the WAL (tens of microseconds); the statements in
+   * it cost one or two each. Transactions that arrive while one is being written are
+   * gathered and committed together, each inside its own SAVEPOINT, so one that throws is
+   * rolled back alone and the others commit. Nobody's promise resolves before COMMIT.
+   */
+  interface Job {
+    body: (tx: Sql) => Promise<unknown>;
+    resolve: (value: unknown) => void;
+    reject: (error: unknown) => void;
+  }
+  let pending: Job[] = [];
+  let scheduled = false;
+  const savepoint = db.prepare('SAVEPOINT job');
+  const releaseSavepoint = db.prepare('RELEASE job');
+  const rollbackSavepoint = db.prepare('ROLLBACK TO job');
+  const drain = async (): Promise<void> => {
+    await acquire();
+    scheduled = false;
+    const jobs = pending;
+    pending = [];
+    const settle: (() => void)[] = [];
+    try {
+      // IMMEDIATE takes the write lock up front: a deferred transaction that reads and
+      // then writes fails with SQLITE_BUSY_SNAPSHOT and ignores the busy timeout.
+      begin.run();
+      for (const job of jobs) {
+        savepoint.run();
+        try {
+          const value = await job.body(direct);
+          releaseSavepoint.run();
+          settle.push(() => job.resolve(value));
+        } catch (error) {
+          rollbackSavepoint.run();
+          releaseSavepoint.run();
+          settle.push(() => job.reject(error));
+        }
+      }
+      commit.run();
+      for (const done of settle) done();
+    } catch (error) {
+      if (db.inTransaction) rollback.run();
+      for (const job of jobs) job.reject(error);
+    } finally {
+      release();
+      if (pending.length > 0 && !scheduled) {
+        scheduled = true;
+        setImmediate(drain);
+      }
+    }
+  };
+
+  // Outside a transaction a statement runs at once (better-sqlite3 is synchronous), or
+  // queues behind the open transaction so it cannot slip into it.
   const outside = <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
     async (...args: A): Promise<R> => {
-      while (lock) await lock;
-      return fn(...args);
+      if (!locked) return fn(...args);
+      await acquire();
+      try {
+        return await fn(...args);
+      } finally {
+        release();
+      }
     };
 
   return {
@@ -119,29 +201,20 @@ function openSqlite(path: string): Db {
     get: outside(direct.get) as Sql['get'],
     run: outside(direct.run),
     exec: outside(direct.exec),
-    async transaction<T>(body: (tx: Sql) => Promise<T>): Promise<T> {
-      while (lock) await lock;
-      let release!: () => void;
-      lock = new Promise<void>((resolve) => (release = resolve));
-      try {
-        // IMMEDIATE takes the write lock up front: a deferred transaction that reads and
-        // then writes fails with SQLITE_BUSY_SNAPSHOT and ignores the busy timeout.
-        begin.run();
-        try {
-          const result = await body(direct);
-          commit.run();
-          return result;
-        } catch (error) {
-          if (db.inTransaction) rollback.run();
-          throw error;
+    durably<T>(body: (sql: Sql) => Promise<T>): Promise<T> {
+      return this.transaction(body);
+    },
+    transaction<T>(body: (tx: Sql) => Promise<T>): Promise<T> {
+      return new Promise<T>((resolve, reject) => {
+        pending.push({ body, resolve: resolve as (value: unknown) => void, reject });
+        if (!scheduled) {
+          scheduled = true;
+          setImmediate(drain);
         }
-      } finally {
-        lock = null;
-        release();
-      }
+      });
     },
     async close() {
-      while (lock) await lock;
+      await acquire();
       db.close();
     },
   };
@@ -205,6 +278,7 @@ async function openPostgres(url: string): Promise<Db> {
   return {
     ...sql,
     description: `PostgreSQL database ${redactUrl(url)}`,
+    durably: (body) => body(sql),
     notify(channel: string) {
       pending.add(channel);
       flushing ??= setTimeout(() => {

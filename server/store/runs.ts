@@ -61,13 +61,13 @@ export async function leaseRuns(db: Db, request: LeaseRequest): Promise<RunRow[]
 
 async function leaseWhere(db: Db, request: LeaseRequest, where: string, whereParams: unknown[] = []): Promise<RunRow[]> {
   const lock = db.dialect === 'postgresql' ? 'FOR UPDATE SKIP LOCKED' : '';
-  const rows = await db.all(
+  const rows = await db.durably((sql) => sql.all(
     `UPDATE runs SET status = 'running', lease_owner = ?, lease_until = ?, lease_fence = lease_fence + 1,
        wake_at = NULL, started_at = COALESCE(started_at, ?)
      WHERE id IN (SELECT id FROM runs WHERE ${where} LIMIT ? ${lock})
      RETURNING ${RUN_COLUMNS}`,
     [request.workerId, request.now + request.leaseMs, request.now, ...whereParams, request.limit],
-  );
+  ));
   return rows.map(toRun).sort((a, b) => a.seq - b.seq);
 }
 
