@@ -8,7 +8,25 @@ import { isReceiverName, RECEIVERS, type ReceiverName } from '../sandbox/ledger.
 import type { Client } from './client.ts';
 
 export const SANDBOX_USAGE = `onceflow sandbox ledger [${RECEIVERS.join('|')}] [--json]
-  onceflow sandbox reset [${RECEIVERS.join('|')}]`;
+  onceflow sandbox reset [${RECEIVERS.join('|')}]
+  onceflow sandbox set <${RECEIVERS.join('|')}> [--latency MS] [--failure-rate 0..1] [--drop-answer on|off]`;
+
+/** Reads `--name value` pairs of `sandbox set`. */
+function settingsArguments(args: string[]): { latencyMs?: number; failureRate?: number; dropAnswer?: boolean } {
+  const settings: { latencyMs?: number; failureRate?: number; dropAnswer?: boolean } = {};
+  for (let index = 0; index < args.length; index += 2) {
+    const [name, value] = [args[index], args[index + 1]];
+    if (value === undefined) throw new UserError(`${name} needs a value.\n  ${SANDBOX_USAGE}`);
+    if (name === '--latency') settings.latencyMs = Number(value);
+    else if (name === '--failure-rate') settings.failureRate = Number(value);
+    else if (name === '--drop-answer') {
+      if (value !== 'on' && value !== 'off') throw new UserError('--drop-answer is on or off.');
+      settings.dropAnswer = value === 'on';
+    } else throw new UserError(`Unknown setting ${name}.\n  ${SANDBOX_USAGE}`);
+  }
+  if (Object.values(settings).some((value) => typeof value === 'number' && Number.isNaN(value))) throw new UserError('Settings take numbers.');
+  return settings;
+}
 
 export interface SandboxIo {
   print(line: string): void;
@@ -53,6 +71,13 @@ export async function sandboxCommand(client: Client, args: string[], io: Sandbox
       const receiver = receiverArgument(rest);
       await client.sandbox.reset.mutate({ receiver });
       io.print(receiver ? `The ${receiver} ledger is empty again.` : 'Every sandbox ledger is empty again.');
+      return;
+    }
+    case 'set': {
+      const [name, ...pairs] = rest;
+      if (!name || !isReceiverName(name)) throw new UserError(`Name a receiver: ${RECEIVERS.join(', ')}.`);
+      const { settings } = await client.sandbox.configure.mutate({ receiver: name, ...settingsArguments(pairs) });
+      io.print(`${name}: ${JSON.stringify(settings)}`);
       return;
     }
     default:
