@@ -51,7 +51,8 @@ export interface RunsBenchResult {
   floorClaimP50Ms: number;
 }
 
-async function waitAllSettled(db: Db): Promise<void> {
+/** Resolves once no run is queued, running or waiting. */
+export async function waitAllSettled(db: Db): Promise<void> {
   for (;;) {
     // Counting the unsettled runs walks a shrinking part of the status index.
     const row = await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM runs WHERE status IN ('queued', 'running', 'waiting')`);

@@ -7,11 +7,11 @@ import { performance } from 'node:perf_hooks';
 import pino from 'pino';
 import { readEnv } from '../server/env.ts';
 import { createServices } from '../server/services.ts';
-import { openDatabase, type Db } from '../server/store/db.ts';
+import { openDatabase } from '../server/store/db.ts';
 import { createPostgresDatabase } from '../server/testing/databases.ts';
 import { startReceiver } from '../server/testing/receiver.ts';
 import { startServerProcess, trpc, type ServerProcess } from '../server/testing/server-process.ts';
-import { floorRuns, referenceFlow } from './runs.ts';
+import { floorRuns, referenceFlow, waitAllSettled } from './runs.ts';
 import { round } from './stats.ts';
 
 export interface ScalingRow {
@@ -20,14 +20,6 @@ export interface ScalingRow {
   runsPerSecond: number;
   floorRunsPerSecond: number;
   ratio: number;
-}
-
-async function settled(db: Db): Promise<void> {
-  for (;;) {
-    const row = await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM runs WHERE status IN ('queued', 'running', 'waiting')`);
-    if (Number(row?.n) === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 export async function benchScaling(baseUrl: string, count: number, workerCounts = [1, 2, 4]): Promise<ScalingRow[]> {
@@ -48,7 +40,7 @@ export async function benchScaling(baseUrl: string, count: number, workerCounts 
         const db = await openDatabase(database.url);
         const started = performance.now();
         for (let index = 0; index < workers; index++) processes.push(await startServerProcess(env, ['worker']));
-        await settled(db);
+        await waitAllSettled(db);
         const seconds = (performance.now() - started) / 1000;
         // Workers would lease the floor's rows: they stop before the floor is measured.
         for (const process of processes.splice(0)) await process.kill();

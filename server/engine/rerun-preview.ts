@@ -9,6 +9,7 @@ import type { Db } from '../store/db.ts';
 import { loadCheckpoints } from '../store/timeline.ts';
 import { isSideEffectStep, type FlowNode } from './flow/document.ts';
 import type { FlowPlan } from './flow-plan.ts';
+import { triggerContext } from './run-executor.ts';
 import { renderTemplate, type RenderContext } from './templates/render.ts';
 import type { CheckpointRow, RunRow } from './types.ts';
 
@@ -41,12 +42,7 @@ function renderKey(node: FlowNode, context: RenderContext, flowId: string): { ke
 
 export async function previewRerun(db: Db, run: RunRow, plan: FlowPlan): Promise<RerunPreview> {
   const checkpoints = new Map<string, CheckpointRow>((await loadCheckpoints(db, run.id)).map((row) => [row.nodeId, row]));
-  const input = (run.input ?? {}) as { body?: unknown; headers?: Record<string, unknown> };
-  const isEnvelope = run.triggerKind === 'webhook' && typeof input === 'object' && 'body' in input;
-  const context: RenderContext = {
-    trigger: { body: isEnvelope ? input.body : run.input, headers: (isEnvelope ? input.headers : undefined) ?? {}, eventId: run.eventId ?? undefined },
-    steps: {},
-  };
+  const context: RenderContext = { trigger: triggerContext(run), steps: {} };
   const steps: PreviewStep[] = [];
   for (const node of plan.order) {
     if (node.id === plan.trigger?.id) {

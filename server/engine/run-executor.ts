@@ -32,7 +32,7 @@ interface TriggerInput {
 }
 
 /** A run's input is the trigger's body, or { body, headers, receivedAt } for webhooks. */
-function triggerContext(run: RunRow): RenderContext['trigger'] {
+export function triggerContext(run: RunRow): RenderContext['trigger'] {
   const input = (run.input ?? {}) as TriggerInput & Record<string, unknown>;
   const isEnvelope = run.triggerKind === 'webhook' && typeof input === 'object' && 'body' in input;
   return {
