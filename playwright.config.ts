@@ -23,6 +23,6 @@ export default defineConfig({
     url: `http://127.0.0.1:${port}/healthz`,
     reuseExistingServer: false,
     timeout: 60_000,
-    env: { PORT: String(port), HOST: '127.0.0.1', ONCEFLOW_DATA_DIR: '.tmp/e2e-data', DATABASE_URL: '' },
+    env: { PORT: String(port), HOST: '127.0.0.1', ONCEFLOW_DATA_DIR: '.tmp/e2e-data', DATABASE_URL: '', ONCEFLOW_SANDBOX_SMTP_PORT: '0' },
   },
 });

@@ -186,12 +186,155 @@ export function orderFlowDocument(name: string, options: { key?: string; connect
   };
 }
 
-export const test = base.extend<{ flowList: FlowListPage; editor: EditorPage }>({
+/** A run at /runs/<runId>: its status, canvas, timeline, step drawer and actions. */
+export class RunPage {
+  constructor(readonly page: Page) {}
+
+  async open(runId: string) {
+    await this.page.goto(`/runs/${runId}`);
+    await expect(this.status()).toBeVisible();
+  }
+
+  status() {
+    return this.page.getByTestId('run.status');
+  }
+
+  /** Waits for the run's raw status (`succeeded`, `needs_review` …); the page follows the run live. */
+  async waitForStatus(status: string, timeout = 20_000) {
+    await expect(this.status()).toHaveAttribute('data-status', status, { timeout });
+  }
+
+  timeline() {
+    return this.page.getByRole('list', { name: 'Timeline' });
+  }
+
+  /** Timeline entries, optionally only those whose text contains `text` (e.g. "Duplicate stopped"). */
+  entries(text?: string) {
+    const items = this.timeline().getByRole('listitem');
+    return text ? items.filter({ hasText: text }) : items;
+  }
+
+  /** Timeline entries of one event type, e.g. `step.duplicate` (DESIGN.md §8). */
+  entriesOfType(type: string) {
+    return this.timeline().locator(`[role="listitem"][data-type="${type}"]`);
+  }
+
+  /** A step on the run's canvas by its id; its `data-status` is its status in this run. */
+  node(nodeId: string) {
+    return this.page.getByTestId(`run.node.${nodeId}`);
+  }
+
+  drawer() {
+    return this.page.getByTestId('step-drawer');
+  }
+
+  button(name: string) {
+    return this.page.getByRole('button', { name, exact: true });
+  }
+
+  rerunDialog() {
+    return this.page.getByTestId('rerun.dialog');
+  }
+}
+
+export class RunHistoryPage {
+  constructor(readonly page: Page) {}
+
+  async open(query = '') {
+    await this.page.goto(`/runs${query}`);
+    await expect(this.page.getByRole('heading', { level: 1 })).toContainText('Runs');
+  }
+
+  rows() {
+    return this.page.getByTestId('runs.row');
+  }
+
+  row(runId: string) {
+    return this.page.locator(`[data-testid="runs.row"][data-run-id="${runId}"]`);
+  }
+}
+
+export class InboxPage {
+  constructor(readonly page: Page) {}
+
+  async open(flowId: string) {
+    await this.page.goto(`/flows/${flowId}/inbox`);
+    await expect(this.page.getByRole('heading', { name: /Inbox of/ })).toBeVisible();
+  }
+
+  rows() {
+    return this.page.getByTestId('inbox.row');
+  }
+}
+
+/**
+ * A copy of a gallery template under its own name, published, so a test has a flow (and
+ * idempotency key scopes) no other test shares. Returns its webhook address when it has one.
+ */
+export async function seedTemplate(request: APIRequestContext, templateId: string, name: string) {
+  const { id: flowId } = await trpcCall<{ id: string }>(request, 'gallery.use', { templateId });
+  const flow = await trpcCall<{ draft: { name: string; sampleInput?: unknown } }>(request, 'flows.get', { id: flowId }, 'query');
+  await trpcCall(request, 'flows.saveDraft', { id: flowId, document: { ...flow.draft, name } });
+  await trpcCall(request, 'flows.publish', { id: flowId });
+  const published = await trpcCall<{ triggers: Array<{ hookId: string; kind: string }> }>(request, 'flows.get', { id: flowId }, 'query');
+  const hookId = published.triggers.find((trigger) => trigger.kind === 'trigger.webhook')?.hookId ?? null;
+  return { flowId, hookId, sampleInput: flow.draft.sampleInput };
+}
+
+/** Delivers an event to a webhook as a shop would; answers `{ runId, duplicate? }`. */
+export async function sendWebhook(request: APIRequestContext, hookId: string, body: unknown): Promise<{ runId: string; duplicate?: boolean }> {
+  const response = await request.post(`/hooks/${hookId}`, { data: body });
+  if (!response.ok()) throw new Error(`The webhook refused the delivery (${response.status()}): ${await response.text()}`);
+  return (await response.json()) as { runId: string; duplicate?: boolean };
+}
+
+type RunStatusWord = 'queued' | 'running' | 'waiting' | 'succeeded' | 'failed' | 'needs_review' | 'cancelled';
+
+/** Polls a run until it reaches one of `statuses`. */
+export async function waitForRun(request: APIRequestContext, runId: string, statuses: RunStatusWord[], timeout = 20_000) {
+  let status = '';
+  await expect
+    .poll(async () => {
+      status = (await trpcCall<{ run: { status: string } }>(request, 'runs.get', { runId }, 'query')).run.status;
+      return statuses.includes(status as RunStatusWord);
+    }, { timeout, message: `run ${runId} should become ${statuses.join(' or ')}` })
+    .toBe(true);
+  return status as RunStatusWord;
+}
+
+export type Receiver = 'payments' | 'email' | 'crm' | 'chat';
+
+/** How many times a sandbox receiver acted (created an invoice, accepted an email …) since the last reset. */
+export async function sandboxEffects(request: APIRequestContext, receiver: Receiver): Promise<number> {
+  const ledger = await trpcCall<{ receivers: Array<{ effects: number }> }>(request, 'sandbox.ledger', { receiver, limit: 0 }, 'query');
+  return ledger.receivers[0]?.effects ?? 0;
+}
+
+export async function configureSandbox(request: APIRequestContext, receiver: Receiver, settings: { latencyMs?: number; failureRate?: number; dropAnswer?: boolean }) {
+  await trpcCall(request, 'sandbox.configure', { receiver, ...settings });
+}
+
+/** Empties the sandbox's ledgers and puts every receiver back to answering at once, always. */
+export async function resetSandbox(request: APIRequestContext) {
+  await trpcCall(request, 'sandbox.reset', {});
+  for (const receiver of ['payments', 'email', 'crm', 'chat'] as const) await configureSandbox(request, receiver, { latencyMs: 0, failureRate: 0, dropAnswer: false });
+}
+
+export const test = base.extend<{ flowList: FlowListPage; editor: EditorPage; runPage: RunPage; runHistory: RunHistoryPage; inbox: InboxPage }>({
   flowList: async ({ page }, use) => {
     await use(new FlowListPage(page));
   },
   editor: async ({ page }, use) => {
     await use(new EditorPage(page));
+  },
+  runPage: async ({ page }, use) => {
+    await use(new RunPage(page));
+  },
+  runHistory: async ({ page }, use) => {
+    await use(new RunHistoryPage(page));
+  },
+  inbox: async ({ page }, use) => {
+    await use(new InboxPage(page));
   },
 });
 

@@ -1,34 +1,82 @@
 import { FlowEditor } from './editor/FlowEditor.tsx';
 import { FlowList } from './flows/FlowList.tsx';
 import { navigate, usePath } from './lib/router.ts';
-import { RunPlaceholder } from './runs/RunPlaceholder.tsx';
+import { InboxPage } from './runs/InboxPage.tsx';
+import { RunHistory } from './runs/RunHistory.tsx';
+import { RunView } from './runs/RunView.tsx';
+
+type Route =
+  | { page: 'flows' }
+  | { page: 'editor'; flowId: string }
+  | { page: 'inbox'; flowId: string }
+  | { page: 'runs' }
+  | { page: 'run'; runId: string };
+
+function route(path: string): Route {
+  const part = (match: RegExpExecArray) => decodeURIComponent(match[1]!);
+  let match = /^\/flows\/([^/]+)\/inbox\/?$/.exec(path);
+  if (match) return { page: 'inbox', flowId: part(match) };
+  match = /^\/flows\/([^/]+)\/?$/.exec(path);
+  if (match) return { page: 'editor', flowId: part(match) };
+  match = /^\/runs\/([^/]+)\/?$/.exec(path);
+  if (match) return { page: 'run', runId: part(match) };
+  if (/^\/runs\/?$/.test(path)) return { page: 'runs' };
+  return { page: 'flows' };
+}
+
+// Pages that fill the window (a canvas) rather than scroll.
+const FULL_HEIGHT: ReadonlySet<Route['page']> = new Set(['editor', 'run']);
 
 export function App() {
-  const path = usePath();
-  const flowMatch = /^\/flows\/([^/]+)$/.exec(path);
+  const current = route(usePath());
+  const section = current.page === 'runs' || current.page === 'run' ? 'runs' : 'flows';
   return (
-    <div className={flowMatch ? 'app app--editor' : 'app'}>
+    <div className={FULL_HEIGHT.has(current.page) ? 'app app--editor' : 'app'}>
       <header className="app-header">
         <a href="/" onClick={(event) => { event.preventDefault(); navigate('/'); }} className="brand">
           Onceflow
         </a>
+        <nav className="app-nav" aria-label="Main">
+          <NavLink href="/" current={section === 'flows'}>Flows</NavLink>
+          <NavLink href="/runs" current={section === 'runs'}>Runs</NavLink>
+        </nav>
         <span className="tagline">Automations that are safe to repeat</span>
       </header>
       <main className="app-main">
-        <Page path={path} />
+        <Page route={current} />
       </main>
     </div>
   );
 }
 
-function Page({ path }: { path: string }) {
-  const flowMatch = /^\/flows\/([^/]+)$/.exec(path);
-  // Keyed by id, so opening another flow starts a fresh editor.
-  if (flowMatch) {
-    const flowId = decodeURIComponent(flowMatch[1]!);
-    return <FlowEditor key={flowId} flowId={flowId} />;
+function NavLink({ href, current, children }: { href: string; current: boolean; children: string }) {
+  return (
+    <a
+      href={href}
+      className="app-nav__link"
+      aria-current={current ? 'page' : undefined}
+      onClick={(event) => {
+        event.preventDefault();
+        navigate(href);
+      }}
+    >
+      {children}
+    </a>
+  );
+}
+
+function Page({ route: current }: { route: Route }) {
+  // Keyed by id, so opening another flow or run starts afresh.
+  switch (current.page) {
+    case 'editor':
+      return <FlowEditor key={current.flowId} flowId={current.flowId} />;
+    case 'inbox':
+      return <InboxPage key={current.flowId} flowId={current.flowId} />;
+    case 'run':
+      return <RunView key={current.runId} runId={current.runId} />;
+    case 'runs':
+      return <RunHistory />;
+    case 'flows':
+      return <FlowList />;
   }
-  const runMatch = /^\/runs\/([^/]+)$/.exec(path);
-  if (runMatch) return <RunPlaceholder runId={decodeURIComponent(runMatch[1]!)} />;
-  return <FlowList />;
 }

@@ -7,7 +7,8 @@ import { TemplateGallery } from './TemplateGallery.tsx';
 
 export function FlowList() {
   const queryClient = useQueryClient();
-  const flows = useQuery(trpc.flows.list.queryOptions());
+  // Polled, so today's counts follow the runs without a reload.
+  const flows = useQuery({ ...trpc.flows.list.queryOptions(), refetchInterval: 5000 });
   const [name, setName] = useState('');
   const create = useMutation(
     trpc.flows.create.mutationOptions({
@@ -45,7 +46,15 @@ export function FlowList() {
       {flows.data && flows.data.length > 0 && (
         <table className="flow-list" aria-label="Flows">
           <thead>
-            <tr><th>Name</th><th>Version</th><th>Last changed</th></tr>
+            <tr>
+              <th>Name</th>
+              <th>Version</th>
+              <th>Last changed</th>
+              <th className="num">Runs today</th>
+              <th className="num">Failures today</th>
+              <th className="num" title="Side effects that were already done and were not done again, in the last 7 days">Duplicates stopped (7 days)</th>
+              <th><span className="visually-hidden">Links</span></th>
+            </tr>
           </thead>
           <tbody>
             {flows.data.map((flow) => (
@@ -53,6 +62,15 @@ export function FlowList() {
                 <td><a href={`/flows/${flow.id}`} onClick={(event) => { event.preventDefault(); navigate(`/flows/${flow.id}`); }}>{flow.name}</a></td>
                 <td>{flow.latestVersion ? `v${flow.latestVersion}` : 'Draft'}</td>
                 <td>{new Date(flow.updatedAt).toLocaleString()}</td>
+                <td className="num" data-testid="flow-list.runs-today">{flow.runsToday.toLocaleString()}</td>
+                <td className={`num${flow.failuresToday > 0 ? ' is-failure' : ''}`} data-testid="flow-list.failures">{flow.failuresToday.toLocaleString()}</td>
+                <td className={`num${flow.duplicatesThisWeek > 0 ? ' is-dedupe' : ''}`} data-testid="flow-list.duplicates">{flow.duplicatesThisWeek.toLocaleString()}</td>
+                <td>
+                  <span className="flow-list__links">
+                    <a href={`/runs?flow=${flow.id}`} onClick={(event) => { event.preventDefault(); navigate(`/runs?flow=${flow.id}`); }} aria-label={`Runs of ${flow.name}`}>Runs</a>
+                    <a href={`/flows/${flow.id}/inbox`} onClick={(event) => { event.preventDefault(); navigate(`/flows/${flow.id}/inbox`); }} aria-label={`Inbox of ${flow.name}`}>Inbox</a>
+                  </span>
+                </td>
               </tr>
             ))}
           </tbody>

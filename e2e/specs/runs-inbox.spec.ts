@@ -1,0 +1,92 @@
+/** The webhook inbox, the run history with its filters and bulk rerun, and the flow list's counts. */
+import { configureSandbox, expect, resetSandbox, sandboxEffects, seedTemplate, sendWebhook, test, waitForRun } from '../fixtures.ts';
+
+test.use({ viewport: { width: 1600, height: 900 } });
+
+const TEMPLATE = 'order-paid-invoice-receipt';
+
+function order(eventId: string, orderId: string) {
+  return { id: eventId, type: 'order.paid', order: { id: orderId, total: 80, currency: 'EUR', customer: { email: 'bo@example.com', name: 'Bo' } } };
+}
+
+test.beforeEach(async ({ request }) => {
+  await resetSandbox(request);
+});
+
+test('the same event sent three times makes one run; the inbox says duplicate ×2 and the timeline shows the repeats', async ({ inbox, runPage, page, request }) => {
+  const { flowId, hookId } = await seedTemplate(request, TEMPLATE, 'Invoices (repeated event)');
+  const first = await sendWebhook(request, hookId!, order('evt_91', '7501'));
+  const second = await sendWebhook(request, hookId!, order('evt_91', '7501'));
+  const third = await sendWebhook(request, hookId!, order('evt_91', '7501'));
+  expect(second).toEqual({ duplicate: true, runId: first.runId });
+  expect(third).toEqual({ duplicate: true, runId: first.runId });
+  await waitForRun(request, first.runId, ['succeeded']);
+
+  await inbox.open(flowId);
+  await expect(inbox.rows()).toHaveCount(1);
+  await expect(inbox.rows().first()).toContainText('evt_91');
+  await expect(inbox.rows().first()).toContainText('duplicate ×2');
+
+  await inbox.rows().first().getByRole('link', { name: 'Open run' }).click();
+  await expect(page).toHaveURL(new RegExp(`/runs/${first.runId}$`));
+  const repeats = runPage.entriesOfType('webhook.duplicate');
+  await expect(repeats).toHaveCount(2);
+  await expect(repeats.nth(0)).toContainText('Delivery repeated');
+  await expect(repeats.nth(0)).toContainText('sent event evt_91 again (2nd time)');
+  await expect(repeats.nth(1)).toContainText('sent event evt_91 again (3rd time)');
+  expect(await sandboxEffects(request, 'payments')).toBe(1);
+
+  // Replay from the inbox: a new run whose side effects are stopped as duplicates.
+  await inbox.open(flowId);
+  await inbox.rows().first().getByRole('button', { name: 'Replay' }).click();
+  await expect(page).toHaveURL(/\/runs\/run_/);
+  await expect(page).not.toHaveURL(new RegExp(first.runId));
+  await runPage.waitForStatus('succeeded');
+  await expect(runPage.entriesOfType('step.duplicate')).toHaveCount(2);
+  expect(await sandboxEffects(request, 'payments')).toBe(1);
+  expect(await sandboxEffects(request, 'email')).toBe(1);
+});
+
+test('the history filters failed runs of a flow and reruns them all after a summed preview', async ({ runHistory, flowList, page, request }) => {
+  const { flowId, hookId } = await seedTemplate(request, TEMPLATE, 'Invoices (bulk rerun)');
+  await configureSandbox(request, 'payments', { failureRate: 1 });
+  const runs = [await sendWebhook(request, hookId!, order('evt_bulk_1', '7601')), await sendWebhook(request, hookId!, order('evt_bulk_2', '7602'))];
+  for (const { runId } of runs) await waitForRun(request, runId, ['failed']);
+
+  await flowList.open();
+  const flowRow = flowList.rows().filter({ hasText: 'Invoices (bulk rerun)' });
+  await expect(flowRow.getByTestId('flow-list.runs-today')).toHaveText('2');
+  await expect(flowRow.getByTestId('flow-list.failures')).toHaveText('2');
+  await flowRow.getByRole('link', { name: 'Runs of Invoices (bulk rerun)' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Runs of “Invoices (bulk rerun)”');
+  await expect(runHistory.rows()).toHaveCount(2);
+
+  // Search by event id.
+  await page.getByLabel('Search runs').fill('evt_bulk_2');
+  await expect(runHistory.rows()).toHaveCount(1);
+  await expect(runHistory.rows().first()).toContainText('evt_bulk_2');
+  await page.getByLabel('Search runs').fill('');
+  await expect(runHistory.rows()).toHaveCount(2);
+
+  await page.getByLabel('Status').selectOption('failed');
+  await expect(runHistory.rows()).toHaveCount(2);
+  await configureSandbox(request, 'payments', { failureRate: 0 });
+  await page.getByRole('button', { name: 'Rerun all failed runs…' }).click();
+  const dialog = page.getByTestId('bulk-rerun.dialog');
+  await expect(dialog).toContainText('Each of the 2 runs continues as a new attempt');
+  await expect(dialog.getByRole('list', { name: 'What the rerun will do' })).toContainText('4 side effects act again');
+  await dialog.getByRole('button', { name: 'Rerun 2 runs' }).click();
+  await expect(page.getByRole('region', { name: 'Rerun many runs' })).toContainText('2 runs started again');
+
+  for (const { runId } of runs) await waitForRun(request, runId, ['succeeded']);
+  await expect(runHistory.rows()).toHaveCount(0);
+  await page.getByLabel('Status').selectOption('');
+  await expect(runHistory.rows()).toHaveCount(2);
+  await expect(runHistory.rows().first()).toContainText('rerun, attempt 2');
+  expect(await sandboxEffects(request, 'payments')).toBe(2);
+
+  // Back on the flow list, the failures of today are gone.
+  await flowList.open();
+  await expect(flowRow.getByTestId('flow-list.failures')).toHaveText('0');
+  await expect(flowRow.getByTestId('flow-list.runs-today')).toHaveText('2');
+});

@@ -1,0 +1,88 @@
+/**
+ * Rerun every failed run (or every run that needs review) that the filter shows, after a
+ * preview summed over all of them.
+ */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { trpc } from '../lib/trpc.ts';
+import { Dialog } from './Dialog.tsx';
+import { CountsLine, previewVerdict } from './PreviewSummary.tsx';
+import { plural, RUN_STATUS_WORDS } from './run-words.ts';
+
+type BulkStatus = 'failed' | 'needs_review';
+
+interface BulkRerunProps {
+  status: BulkStatus;
+  /** How many runs the list shows; with none, only the outcome of a finished rerun is shown. */
+  shown: number;
+  flowId?: string;
+  flowName?: string;
+}
+
+export function BulkRerun({ status, shown, flowId, flowName }: BulkRerunProps) {
+  const [open, setOpen] = useState(false);
+  const [done, setDone] = useState<number | null>(null);
+  const which = status === 'failed' ? 'failed runs' : 'runs that need review';
+  if (shown === 0 && done === null) return null;
+  return (
+    <div className="bulk-bar" role="region" aria-label="Rerun many runs">
+      <p>
+        {done !== null
+          ? `${plural(done, 'run')} started again. They appear below as they go.`
+          : `Fixed the cause? Rerun all ${which}${flowName ? ` of “${flowName}”` : ''} at once. You see what will happen first.`}
+      </p>
+      {shown > 0 && (
+        <button type="button" className="button-primary" onClick={() => { setDone(null); setOpen(true); }}>
+          Rerun all {which}…
+        </button>
+      )}
+      {open && <BulkDialog status={status} flowId={flowId} which={which} onClose={() => setOpen(false)} onDone={setDone} />}
+    </div>
+  );
+}
+
+function BulkDialog({ status, flowId, which, onClose, onDone }: { status: BulkStatus; flowId?: string; which: string; onClose(): void; onDone(count: number): void }) {
+  const queryClient = useQueryClient();
+  const filter = { status, ...(flowId ? { flowId } : {}) };
+  const preview = useQuery({ ...trpc.runs.bulkPreview.queryOptions(filter), staleTime: 0, gcTime: 0 });
+  const rerun = useMutation(
+    trpc.runs.bulkRerun.mutationOptions({
+      onSuccess: async ({ rerun: count }) => {
+        await queryClient.invalidateQueries({ queryKey: trpc.runs.list.queryKey() });
+        onDone(count);
+        onClose();
+      },
+    }),
+  );
+  const runs = preview.data?.runs ?? 0;
+
+  return (
+    <Dialog
+      title={`Rerun all ${which}?`}
+      onClose={onClose}
+      testId="bulk-rerun.dialog"
+      footer={
+        <>
+          <button type="button" className="button-secondary" onClick={onClose}>Cancel</button>
+          <button type="button" className="button-primary" disabled={!preview.data || runs === 0 || rerun.isPending} onClick={() => rerun.mutate(filter)}>
+            {rerun.isPending ? 'Starting…' : `Rerun ${plural(runs, 'run')}`}
+          </button>
+        </>
+      }
+    >
+      {preview.isPending && <p className="muted">Working out what each run will do…</p>}
+      {preview.error && <p role="alert" className="error">The preview could not be made: {preview.error.message}</p>}
+      {preview.data && runs === 0 && <p>There are no {RUN_STATUS_WORDS[status]} runs to rerun any more.</p>}
+      {preview.data && runs > 0 && (
+        <>
+          <p className="dialog__intro">
+            Each of the {plural(runs, 'run')} continues as a new attempt. Added up over all of them:
+          </p>
+          <CountsLine counts={preview.data.counts} />
+          <p className="preview-verdict">{previewVerdict(preview.data.counts, runs)}</p>
+        </>
+      )}
+      {rerun.error && <p role="alert" className="error">{rerun.error.message}</p>}
+    </Dialog>
+  );
+}

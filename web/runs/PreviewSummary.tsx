@@ -1,0 +1,63 @@
+/** What a rerun will do, counted and (for one run) step by step, in plain words. */
+import { plural } from './run-words.ts';
+import type { PreviewCounts, RerunPreview } from './run-types.ts';
+import { TimelineIcon } from './TimelineIcon.tsx';
+import type { IconName } from './timeline-sentences.ts';
+
+type Action = keyof PreviewCounts;
+
+const ACTIONS: Record<Action, { title: string; icon: IconName; tone: string }> = {
+  skip: { title: 'Skipped', icon: 'skip', tone: 'skip' },
+  deduplicate: { title: 'Duplicate stopped', icon: 'shield', tone: 'dedupe' },
+  act: { title: 'Acts again', icon: 'play', tone: 'act' },
+  review: { title: 'Waits for your decision', icon: 'question', tone: 'warn' },
+};
+
+export function CountsLine({ counts }: { counts: PreviewCounts }) {
+  return (
+    <ul className="preview-counts" aria-label="What the rerun will do">
+      <li className="tone--skip"><strong>{counts.skip}</strong> {counts.skip === 1 ? 'step skipped' : 'steps skipped'}</li>
+      <li className="tone--dedupe"><strong>{counts.deduplicate}</strong> {counts.deduplicate === 1 ? 'duplicate stopped' : 'duplicates stopped'}</li>
+      <li className="tone--act"><strong>{counts.act}</strong> {counts.act === 1 ? 'side effect acts again' : 'side effects act again'}</li>
+      <li className="tone--warn"><strong>{counts.review}</strong> {counts.review === 1 ? 'waits for a decision' : 'wait for a decision'}</li>
+    </ul>
+  );
+}
+
+export function PreviewSteps({ preview }: { preview: RerunPreview }) {
+  if (preview.steps.length === 0) return <p className="muted">This flow has no steps after its trigger.</p>;
+  return (
+    <ol className="preview-steps" data-testid="rerun.preview">
+      {preview.steps.map((step) => {
+        const action = ACTIONS[step.action];
+        const title = step.action === 'act' && !step.sideEffect ? 'Runs again' : action.title;
+        return (
+          <li key={step.nodeId} className={`preview-step tone--${action.tone}`} data-action={step.action}>
+            <span className="preview-step__icon" aria-hidden="true"><TimelineIcon name={action.icon} /></span>
+            <span className="preview-step__text">
+              <span className="preview-step__head">
+                <strong>{step.label}</strong>
+                <span className="preview-step__action">{title}</span>
+              </span>
+              <span className="preview-step__reason">{withoutAction(step.reason)}</span>
+            </span>
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
+
+/** The server's reason starts with the action ("Skipped: it …"), which the row already shows. */
+export function withoutAction(reason: string): string {
+  const rest = reason.replace(/^(?:Skipped|Acts|Runs again|Duplicate stopped|Waits for (?:your|a) decision)\s*:\s*/i, '');
+  return rest.charAt(0).toUpperCase() + rest.slice(1);
+}
+
+/** One sentence that says whether anything outside Onceflow will happen again. */
+export function previewVerdict(counts: PreviewCounts, runs = 1): string {
+  const scope = runs === 1 ? 'this run' : plural(runs, 'run');
+  if (counts.act === 0 && counts.review === 0) return `Nothing outside Onceflow will be done again in ${scope}.`;
+  if (counts.act === 0) return `Nothing will be done twice; ${plural(counts.review, 'step')} will wait for your decision.`;
+  return `${plural(counts.act, 'side-effect step')} will act, because ${counts.act === 1 ? 'its work was' : 'their work was'} not done yet. Everything already done is skipped or stopped as a duplicate.`;
+}

@@ -1,0 +1,151 @@
+/**
+ * Every run, newest first, at /runs: filtered by status and flow, searchable by run id,
+ * run number or webhook event id, and live. The list asks for news every second and
+ * keeps showing what it has meanwhile, so rows never blink or jump.
+ */
+import '../editor/editor.css';
+import './runs.css';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { useDebounced } from '../editor/useDebounced.ts';
+import { navigate } from '../lib/router.ts';
+import { trpc } from '../lib/trpc.ts';
+import { BulkRerun } from './BulkRerun.tsx';
+import { formatDuration, formatWhen, RUN_STATUS_FILTERS, RUN_STATUS_WORDS, triggerWords } from './run-words.ts';
+import type { RunListItem, RunStatus } from './run-types.ts';
+import { useUrlState } from './useUrlState.ts';
+
+const PAGE = 50;
+// The server gives at most 500 runs per request.
+const MAX_SHOWN = 500;
+const FILTER_NAMES = ['status', 'flow', 'q'] as const;
+
+export function RunHistory() {
+  const [filters, setFilter] = useUrlState(FILTER_NAMES);
+  const [searchText, setSearchText] = useState(filters.q);
+  const search = useDebounced(searchText.trim(), 300);
+  const [limit, setLimit] = useState(PAGE);
+  useEffect(() => setFilter('q', search), [search, setFilter]);
+
+  const status = (RUN_STATUS_FILTERS as readonly string[]).includes(filters.status) ? (filters.status as RunStatus) : undefined;
+  const flowId = filters.flow || undefined;
+  const flows = useQuery(trpc.flows.list.queryOptions());
+  const runs = useQuery({
+    ...trpc.runs.list.queryOptions({ limit, ...(status ? { status } : {}), ...(flowId ? { flowId } : {}), ...(search ? { search } : {}) }),
+    refetchInterval: 1000,
+    placeholderData: keepPreviousData,
+  });
+  const flowName = flows.data?.find((flow) => flow.id === flowId)?.name;
+  const filtered = Boolean(status || flowId || search);
+  const list = runs.data?.runs ?? [];
+  // A replay names the run it repeats; that run is usually on the same page.
+  const numbers = new Map(list.map((run) => [run.id, run.seq]));
+
+  return (
+    <section className="list-page runs-page" aria-labelledby="runs-heading">
+      <div className="page-head">
+        <div>
+          <h1 id="runs-heading">{flowName ? `Runs of “${flowName}”` : 'Runs'}</h1>
+          <p className="page-sub">Every run, newest first. Duplicates stopped and steps skipped show what Onceflow kept from happening twice.</p>
+        </div>
+      </div>
+
+      <div className="filters" role="search">
+        <label className="filters__field filters__search">
+          <span>Search</span>
+          <input type="search" value={searchText} onChange={(event) => setSearchText(event.target.value)} placeholder="Run id, run number (#12) or event id" aria-label="Search runs" />
+        </label>
+        <label className="filters__field">
+          <span>Status</span>
+          <select value={status ?? ''} onChange={(event) => { setFilter('status', event.target.value); setLimit(PAGE); }} aria-label="Status">
+            <option value="">Any status</option>
+            {RUN_STATUS_FILTERS.map((value) => (
+              <option key={value} value={value}>{RUN_STATUS_WORDS[value]}</option>
+            ))}
+          </select>
+        </label>
+        <label className="filters__field">
+          <span>Flow</span>
+          <select value={flowId ?? ''} onChange={(event) => { setFilter('flow', event.target.value); setLimit(PAGE); }} aria-label="Flow">
+            <option value="">All flows</option>
+            {flows.data?.map((flow) => (
+              <option key={flow.id} value={flow.id}>{flow.name}</option>
+            ))}
+          </select>
+        </label>
+        {filtered && (
+          <button type="button" className="link-button" onClick={() => { setSearchText(''); setFilter('status', ''); setFilter('flow', ''); setFilter('q', ''); }}>
+            Clear filters
+          </button>
+        )}
+      </div>
+
+      {(status === 'failed' || status === 'needs_review') && !search && (
+        <BulkRerun key={`${status}:${flowId ?? ''}`} status={status} shown={list.length} {...(flowId ? { flowId } : {})} {...(flowName ? { flowName } : {})} />
+      )}
+
+      {runs.error && <p role="alert" className="error">The runs could not be loaded: {runs.error.message}</p>}
+      {runs.isPending && <p className="muted">Loading runs…</p>}
+      {runs.data && list.length === 0 && (
+        <p className="empty-card">
+          {filtered ? 'No runs match these filters.' : 'No runs yet. Run a flow from its editor, or send an event to its webhook address.'}
+        </p>
+      )}
+      {list.length > 0 && (
+        <table className="run-table" aria-label="Runs" aria-busy={runs.isPlaceholderData}>
+          <colgroup>
+            <col className="col-run" /><col className="col-flow" /><col className="col-status" /><col className="col-trigger" />
+            <col className="col-time" /><col className="col-duration" /><col className="col-count" /><col className="col-count" />
+          </colgroup>
+          <thead>
+            <tr>
+              <th scope="col">Run</th>
+              <th scope="col">Flow</th>
+              <th scope="col">Status</th>
+              <th scope="col">Trigger</th>
+              <th scope="col">Started</th>
+              <th scope="col">Duration</th>
+              <th scope="col" className="num" title="Side effects that were already done and were not done again">Duplicates stopped</th>
+              <th scope="col" className="num" title="Steps that did not need to run again">Skipped</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.map((run) => <RunRow key={run.id} run={run} numbers={numbers} />)}
+          </tbody>
+        </table>
+      )}
+      {runs.data?.nextCursor !== null && runs.data !== undefined && limit < MAX_SHOWN && (
+        <button type="button" className="button-secondary show-more" onClick={() => setLimit((current) => Math.min(current + PAGE, MAX_SHOWN))}>
+          Show older runs
+        </button>
+      )}
+    </section>
+  );
+}
+
+function RunRow({ run, numbers }: { run: RunListItem; numbers: ReadonlyMap<string, number> }) {
+  const trigger = triggerWords(run, numbers);
+  const href = `/runs/${run.id}`;
+  const open = () => navigate(href);
+  return (
+    <tr data-testid="runs.row" data-run-id={run.id} className="run-table__row" onClick={(event) => { if (!(event.target as HTMLElement).closest('a, button')) open(); }}>
+      <td>
+        <a href={href} onClick={(event) => { event.preventDefault(); open(); }} className="run-table__link">#{run.seq}</a>
+      </td>
+      <td>
+        <span className="run-table__flow">
+          <span className="run-table__flow-name">{run.flowName ?? '—'}</span>
+          {run.version !== null && <span className="badge badge--version">v{run.version}</span>}
+        </span>
+      </td>
+      <td>
+        <span className={`status-pill status--${run.status}`} data-status={run.status}>{RUN_STATUS_WORDS[run.status]}</span>
+      </td>
+      <td className="run-table__trigger" title={trigger}>{trigger}</td>
+      <td>{formatWhen(run.startedAt ?? run.createdAt)}</td>
+      <td>{formatDuration(run.durationMs)}</td>
+      <td className={`num${run.duplicates ? ' is-dedupe' : ''}`}>{run.duplicates || '—'}</td>
+      <td className={`num${run.skipped ? ' is-skip' : ''}`}>{run.skipped || '—'}</td>
+    </tr>
+  );
+}

@@ -1,0 +1,225 @@
+/**
+ * One run at /runs/<runId>: what started it and how it went, the flow coloured by each
+ * step's status, the timeline, a step's details, and what a person can do next (rerun,
+ * replay, decide an unknown outcome).
+ */
+import './runs.css';
+import { skipToken, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { isTriggerKind } from '../editor/node-kinds.ts';
+import { navigate } from '../lib/router.ts';
+import { trpc } from '../lib/trpc.ts';
+import { RerunDialog } from './RerunDialog.tsx';
+import { ReviewPanel } from './ReviewPanel.tsx';
+import { RunCanvas } from './RunCanvas.tsx';
+import { canRerun, formatDateTime, formatDuration, isActive, plural, readableMessage, RUN_STATUS_WORDS, triggerWords } from './run-words.ts';
+import type { RunDetail, StepStatus, TimelineEntry } from './run-types.ts';
+import { StepDrawer } from './StepDrawer.tsx';
+import { Timeline } from './Timeline.tsx';
+import type { SentenceContext } from './timeline-sentences.ts';
+import { useRunNumbers } from './useRunNumbers.ts';
+import { useTimeline } from './useTimeline.ts';
+
+const NO_EVENTS: TimelineEntry[] = [];
+
+export function RunView({ runId }: { runId: string }) {
+  const queryClient = useQueryClient();
+  const detail = useQuery({
+    ...trpc.runs.get.queryOptions({ runId }),
+    // A settled run changes only through a person's action (which refreshes it) or new events (below).
+    refetchInterval: (query) => (query.state.data && isActive(query.state.data.run.status) ? 1000 : false),
+  });
+  const timeline = useTimeline(runId);
+  const events = timeline.data?.events ?? NO_EVENTS;
+
+  // New events after the first load mean the run moved on: fetch its steps and status again.
+  const lastSeen = useRef<number | null>(null);
+  useEffect(() => {
+    if (lastSeen.current === null && timeline.isFetching) return;
+    const last = events.at(-1)?.id ?? 0;
+    if (lastSeen.current !== null && last > lastSeen.current) void queryClient.invalidateQueries({ queryKey: trpc.runs.get.queryKey({ runId }) });
+    lastSeen.current = last;
+  }, [events, timeline.isFetching, queryClient, runId]);
+
+  if (detail.error) {
+    return (
+      <div className="run-message" role="alert">
+        <h1>This run could not be opened</h1>
+        <p>{detail.error.message}</p>
+        <BackToRuns />
+      </div>
+    );
+  }
+  // The timeline shows as soon as its first page arrives, even before the run's details.
+  return <RunLayout runId={runId} data={detail.data} events={events} timelineLoading={timeline.isPending} />;
+}
+
+const NO_STEPS: RunDetail['steps'] = [];
+
+interface LayoutProps {
+  runId: string;
+  data: RunDetail | undefined;
+  events: readonly TimelineEntry[];
+  timelineLoading: boolean;
+}
+
+function RunLayout({ runId, data, events, timelineLoading }: LayoutProps) {
+  const run = data?.run;
+  const steps = data?.steps ?? NO_STEPS;
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const [rerunOpen, setRerunOpen] = useState(false);
+  const version = useQuery({
+    ...trpc.flows.export.queryOptions(run && run.version !== null ? { id: run.flowId, version: run.version } : skipToken),
+    staleTime: Infinity,
+  });
+
+  const referenced = useMemo(() => {
+    const ids: string[] = [];
+    if (run?.replayOf) ids.push(run.replayOf);
+    for (const step of steps) if (step.claim && step.claim.ownerRunId !== runId) ids.push(step.claim.ownerRunId);
+    for (const event of events) {
+      const other = event.data?.runId ?? event.data?.previousRunId ?? event.data?.replayOf;
+      if (typeof other === 'string' && other !== runId) ids.push(other);
+    }
+    return ids;
+  }, [run?.replayOf, steps, events, runId]);
+  const numbers = useRunNumbers(referenced);
+
+  const byNode = useMemo(() => new Map(steps.map((step) => [step.nodeId, step])), [steps]);
+  const context = useMemo<SentenceContext>(() => ({ runId, step: (nodeId) => byNode.get(nodeId), numbers }), [runId, byNode, numbers]);
+  const statuses = useMemo(() => {
+    const map = new Map<string, StepStatus>();
+    // The trigger has no step of its own: it succeeded as soon as the run began.
+    for (const step of steps) map.set(step.nodeId, isTriggerKind(step.type) ? (run?.status === 'queued' && !run.startedAt ? 'waiting' : 'succeeded') : step.status);
+    return map;
+  }, [steps, run?.status, run?.startedAt]);
+
+  const counts = useMemo(() => {
+    let duplicates = 0;
+    let skipped = 0;
+    let repeats = 0;
+    for (const event of events) {
+      if (event.type === 'step.duplicate') duplicates++;
+      else if (event.type === 'step.skipped') skipped++;
+      else if (event.type === 'webhook.duplicate') repeats++;
+    }
+    return { duplicates, skipped, repeats };
+  }, [events]);
+
+  const selected = selectedId ? byNode.get(selectedId) : undefined;
+  const selectedEvents = useMemo(() => (selectedId ? events.filter((event) => event.nodeId === selectedId) : []), [events, selectedId]);
+  const uncertain = run?.status === 'needs_review' ? steps.filter((step) => step.status === 'uncertain') : [];
+
+  return (
+    <div className="run-view">
+      {data ? (
+        <RunHeader data={data} counts={counts} numbers={numbers} onRerun={() => setRerunOpen(true)} />
+      ) : (
+        <header className="run-head">
+          <div className="run-head__main">
+            <BackToRuns />
+            <div className="run-head__title"><h1>Run</h1></div>
+            <p className="run-head__meta">Opening the run…</p>
+          </div>
+        </header>
+      )}
+      {uncertain.map((step) => (
+        <ReviewPanel key={step.nodeId} runId={runId} step={step} events={events.filter((event) => event.nodeId === step.nodeId)} />
+      ))}
+      <div className={selected && run ? 'run-body has-drawer' : 'run-body'}>
+        <div className="run-body__canvas">
+          {version.data ? (
+            <RunCanvas document={version.data} statuses={statuses} selectedId={selectedId} onSelect={setSelectedId} />
+          ) : (
+            <p className="run-message">{version.error ? `The flow version of this run could not be loaded: ${version.error.message}` : 'Drawing the flow…'}</p>
+          )}
+        </div>
+        {selected && run && (
+          <StepDrawer
+            key={selected.nodeId}
+            step={selected}
+            status={statuses.get(selected.nodeId) ?? selected.status}
+            node={version.data?.nodes.find((node) => node.id === selected.nodeId)}
+            run={run}
+            steps={steps}
+            events={selectedEvents}
+            context={context}
+            onClose={() => setSelectedId(null)}
+          />
+        )}
+        <Timeline events={events} context={context} loading={timelineLoading} selectedNodeId={selectedId} onSelectStep={setSelectedId} />
+      </div>
+      {rerunOpen && run && <RerunDialog runId={run.id} seq={run.seq} onClose={() => setRerunOpen(false)} />}
+    </div>
+  );
+}
+
+interface HeaderProps {
+  data: RunDetail;
+  counts: { duplicates: number; skipped: number; repeats: number };
+  numbers: ReadonlyMap<string, number>;
+  onRerun(): void;
+}
+
+function RunHeader({ data: { run }, counts, numbers, onRerun }: HeaderProps) {
+  const replay = useMutation(trpc.runs.replay.mutationOptions({ onSuccess: ({ runId }) => navigate(`/runs/${runId}`) }));
+  const duration = run.startedAt && run.finishedAt ? run.finishedAt - run.startedAt : null;
+  const flowLink = `/flows/${run.flowId}`;
+
+  return (
+    <header className="run-head">
+      <div className="run-head__main">
+        <BackToRuns />
+        <div className="run-head__title">
+          <h1>Run #{run.seq}</h1>
+          <span className={`status-pill status--${run.status}`} data-testid="run.status" data-status={run.status}>
+            {RUN_STATUS_WORDS[run.status]}
+          </span>
+          <a className="run-head__flow" href={flowLink} onClick={(event) => { event.preventDefault(); navigate(flowLink); }}>
+            {run.flowName ?? 'Flow'}
+          </a>
+          {run.version !== null && <span className="badge badge--version">v{run.version}</span>}
+        </div>
+        <p className="run-head__meta">
+          <span>{triggerWords(run, numbers)}</span>
+          <span>{run.startedAt ? `Started ${formatDateTime(run.startedAt)}` : `Queued ${formatDateTime(run.createdAt)}`}</span>
+          {duration !== null && <span>Took {formatDuration(duration)}</span>}
+          <span className={counts.duplicates ? 'run-head__stat is-dedupe' : 'run-head__stat'}>{plural(counts.duplicates, 'duplicate')} stopped</span>
+          <span className="run-head__stat">{plural(counts.skipped, 'step')} skipped</span>
+          {counts.repeats > 0 && <span className="run-head__stat is-dedupe">{plural(counts.repeats, 'repeated delivery', 'repeated deliveries')} ignored</span>}
+        </p>
+        {run.status === 'failed' && run.error && <p className="run-head__error">{readableMessage(run.error)}</p>}
+        {replay.error && <p role="alert" className="error">{replay.error.message}</p>}
+      </div>
+      <div className="run-head__actions">
+        {run.triggerKind === 'webhook' && (
+          <a className="button-link" href={`/flows/${run.flowId}/inbox`} onClick={(event) => { event.preventDefault(); navigate(`/flows/${run.flowId}/inbox`); }}>
+            Inbox
+          </a>
+        )}
+        <button
+          type="button"
+          className="button-secondary"
+          disabled={replay.isPending}
+          onClick={() => replay.mutate({ runId: run.id })}
+          title="Starts a new run with the same input. Work that was already done is stopped as a duplicate."
+        >
+          {replay.isPending ? 'Starting…' : 'Replay'}
+        </button>
+        {canRerun(run.status) && (
+          <button type="button" className="button-primary" onClick={onRerun} title="Continues this run as a new attempt; you see what each step will do first.">
+            Rerun
+          </button>
+        )}
+      </div>
+    </header>
+  );
+}
+
+function BackToRuns() {
+  return (
+    <a className="back-link" href="/runs" onClick={(event) => { event.preventDefault(); navigate('/runs'); }}>
+      ← Runs
+    </a>
+  );
+}

@@ -1,0 +1,221 @@
+/**
+ * Every timeline event as a sentence someone who is not a programmer understands: a short
+ * title ("Duplicate stopped"), what happened and what it means, an icon and a tone. Keys
+ * are kept apart from the words so the view can set them in code type.
+ */
+import { formatDuration, formatShortTime, formatWhen, ordinal, readableMessage, runRef } from './run-words.ts';
+import type { TimelineEntry } from './run-types.ts';
+
+export type Tone = 'ok' | 'dedupe' | 'skip' | 'warn' | 'bad' | 'info' | 'wait';
+export type IconName = 'check' | 'shield' | 'skip' | 'question' | 'cross' | 'clock' | 'play' | 'repeat' | 'inbox' | 'copy' | 'alert' | 'flag' | 'recover' | 'queue' | 'stop' | 'retry';
+/** Plain words, or a key shown as code. */
+export type Part = string | { code: string };
+
+export interface Sentence {
+  title: string;
+  parts: Part[];
+  tone: Tone;
+  icon: IconName;
+}
+
+export interface SentenceContext {
+  /** The run whose timeline this is, so "done by this run" can be told apart from another run. */
+  runId: string;
+  step(nodeId: string): { label: string; type: string } | undefined;
+  /** Run numbers by id, for "run #12"; unknown ids are shown shortened. */
+  numbers: ReadonlyMap<string, number>;
+}
+
+/** Which events a filter keeps: what Onceflow prevented, and what went wrong. */
+export type EventGroup = 'prevented' | 'problem' | 'other';
+
+export function eventGroup(type: string): EventGroup {
+  if (type === 'step.duplicate' || type === 'step.skipped' || type === 'webhook.duplicate') return 'prevented';
+  if (['step.failed', 'step.key_conflict', 'step.uncertain', 'step.retry_scheduled', 'run.failed', 'run.needs_review', 'webhook.rejected'].includes(type)) return 'problem';
+  return 'other';
+}
+
+/** What a repeat of this step would have done, said as what did not happen. */
+export function effectPhrase(type: string | undefined, label: string | undefined): string {
+  if (type === 'email.send') return 'no second email was sent';
+  if (type === 'message.post') return 'no second message was posted';
+  const made = /^(?:create|add|make|open|issue|book|register)\s+(?:an?\s+|the\s+)?(.+)$/i.exec(label?.trim() ?? '');
+  if (made) return `no second ${made[1]!.toLowerCase()} was created`;
+  if (/^charge\b/i.test(label ?? '')) return 'nothing was charged twice';
+  return 'nothing was sent again';
+}
+
+export function sentenceText(sentence: Sentence): string {
+  return `${sentence.title} — ${sentence.parts.map((part) => (typeof part === 'string' ? part : part.code)).join('')}`;
+}
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+const number = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
+
+function when(value: unknown): string | undefined {
+  const at = typeof value === 'number' ? value : typeof value === 'string' ? Date.parse(value) : Number.NaN;
+  return Number.isNaN(at) ? undefined : formatWhen(at);
+}
+
+export function describeEvent(event: TimelineEntry, context: SentenceContext): Sentence {
+  const data = event.data ?? {};
+  const step = event.nodeId ? context.step(event.nodeId) : undefined;
+  const label = step?.label ?? event.nodeId ?? 'The step';
+  const key = text(data.key);
+  const who = (runId: unknown) => (typeof runId !== 'string' ? 'an earlier run' : runId === context.runId ? 'this run' : runRef(runId, context.numbers));
+  const by = text(data.by) ?? 'Someone';
+  const message = text(data.message);
+
+  switch (event.type) {
+    case 'step.duplicate': {
+      const doneAt = number(data.doneAt);
+      return {
+        title: 'Duplicate stopped',
+        parts: [
+          'Key ', { code: key ?? '?' },
+          ` was already done by ${who(data.runId)}${doneAt === undefined ? '' : ` at ${formatShortTime(doneAt)}`}; its result was reused, ${effectPhrase(step?.type, step?.label)}.`,
+        ],
+        tone: 'dedupe',
+        icon: 'shield',
+      };
+    }
+    case 'step.skipped':
+      return { title: 'Skipped', parts: [skipReason(data)], tone: 'skip', icon: 'skip' };
+    case 'step.uncertain':
+      return {
+        title: 'Outcome unknown',
+        parts: [`${message ?? 'The receiver did not answer after the request was sent, so it may or may not have acted.'} Choose what happened.`],
+        tone: 'warn',
+        icon: 'question',
+      };
+    case 'webhook.duplicate': {
+      // `repeat` counts deliveries of the event, the first one included: 2 is the first repeat.
+      const delivery = Math.max(number(data.repeat) ?? 2, 2);
+      return {
+        title: 'Delivery repeated',
+        parts: [`The sender sent event ${text(data.eventId) ?? ''} again (${ordinal(delivery)} time); it was ignored and started nothing new.`],
+        tone: 'dedupe',
+        icon: 'copy',
+      };
+    }
+    case 'webhook.received':
+      return { title: 'Delivery received', parts: [`Event ${text(data.eventId) ?? ''} arrived and started this run.`], tone: 'info', icon: 'inbox' };
+    case 'webhook.rejected':
+      return { title: 'Delivery refused', parts: [text(data.reason) ?? 'The delivery could not be accepted.'], tone: 'bad', icon: 'cross' };
+    case 'run.queued': {
+      const replayOf = text(data.replayOf);
+      const eventId = text(data.eventId);
+      const words = replayOf
+        ? `A replay of ${who(replayOf)} with the same input. Work that was already done will show up as duplicates stopped.`
+        : data.trigger === 'webhook' ? `Event ${eventId ?? ''} is waiting for a worker to pick it up.`
+        : data.trigger === 'schedule' ? 'The schedule fired; waiting for a worker to pick it up.'
+        : 'Started by hand; waiting for a worker to pick it up.';
+      return { title: replayOf ? 'Replay queued' : 'Queued', parts: [words], tone: 'info', icon: 'queue' };
+    }
+    case 'run.started': {
+      const attempt = number(data.attempt) ?? event.attempt;
+      return attempt > 1
+        ? { title: `Attempt ${attempt} started`, parts: ['A worker picked the run up again. Steps that already finished are skipped.'], tone: 'info', icon: 'play' }
+        : data.resumed === true
+          ? { title: 'Run resumed', parts: ['A worker picked the run up again after the previous one stopped; it continues from the last recorded step.'], tone: 'info', icon: 'play' }
+          : { title: 'Run started', parts: ['A worker picked the run up.'], tone: 'info', icon: 'play' };
+    }
+    case 'run.succeeded':
+      return { title: 'Run succeeded', parts: ['Every step on the path is done.'], tone: 'ok', icon: 'check' };
+    case 'run.failed':
+      return { title: 'Run failed', parts: [message ? readableMessage(message) : 'The run stopped.'], tone: 'bad', icon: 'cross' };
+    case 'run.needs_review': {
+      const stuck = text(data.nodeId);
+      const name = stuck ? (context.step(stuck)?.label ?? stuck) : 'A step';
+      return { title: 'Needs review', parts: [`“${name}” needs your decision before the run can go on.`], tone: 'warn', icon: 'question' };
+    }
+    case 'run.rerun':
+      return {
+        title: 'Rerun',
+        parts: [`${by} started attempt ${event.attempt}${data.bulk === true ? ' together with other runs' : ''}. Steps that already finished are skipped, and work already done is not done again.`],
+        tone: 'info',
+        icon: 'repeat',
+      };
+    case 'run.cancelled':
+      return { title: 'Cancelled', parts: [`${by} cancelled the run; nothing more will happen in it.`], tone: 'bad', icon: 'stop' };
+    case 'step.started':
+      return { title: 'Step started', parts: [`Working on “${label}”.`], tone: 'info', icon: 'play' };
+    case 'step.succeeded':
+      return {
+        title: 'Done',
+        parts: key ? [`“${label}” finished; key `, { code: key }, ' is recorded as done, so it will not be done again.'] : [`“${label}” finished.`],
+        tone: 'ok',
+        icon: 'check',
+      };
+    case 'step.failed':
+      return { title: 'Failed', parts: [message ? readableMessage(message) : `“${label}” did not work.`], tone: 'bad', icon: 'cross' };
+    case 'step.retry_scheduled': {
+      const delay = number(data.delayMs);
+      const retry = number(data.retry);
+      return {
+        title: 'Trying again',
+        parts: [`${message ? `${readableMessage(message)} ` : ''}Trying again${delay === undefined ? '' : ` in ${formatDuration(delay)}`}${retry === undefined ? '' : ` (retry ${retry})`}.`],
+        tone: 'wait',
+        icon: 'retry',
+      };
+    }
+    case 'step.key_conflict':
+      return {
+        title: 'Key conflict',
+        parts: ['Key ', { code: key ?? '?' }, ` was already used by ${who(data.runId)} for a different request, so this one was not sent. Make the key more specific, for example by adding the item it is about.`],
+        tone: 'bad',
+        icon: 'alert',
+      };
+    case 'step.waiting_for_claim':
+      return {
+        title: 'Waiting for other work',
+        parts: [`${capitalize(who(data.runId))} is doing the same work (key `, { code: key ?? '?' }, ') right now; this step waits for it to finish.'],
+        tone: 'wait',
+        icon: 'clock',
+      };
+    case 'step.recovered':
+      return {
+        title: 'Recovered',
+        parts: ['An earlier attempt stopped before recording its result. Sent again with the same key ', { code: key ?? '?' }, ', which the receiver recognises, so it happens only once.'],
+        tone: 'ok',
+        icon: 'recover',
+      };
+    case 'step.resolved': {
+      const words =
+        data.decision === 'happened' ? `${by} said it happened; it is recorded as done and nothing is sent again.`
+        : data.decision === 'do-it' ? `${by} said it did not happen; it is done now.`
+        : `${by} chose to skip it; the run goes on without it.`;
+      return { title: 'Decision recorded', parts: [words], tone: 'info', icon: 'flag' };
+    }
+    case 'step.waiting': {
+      const until = when(data.until);
+      return { title: 'Waiting', parts: [until ? `“${label}” waits until ${until}.` : `“${label}” is waiting.`], tone: 'wait', icon: 'clock' };
+    }
+    default:
+      return { title: event.type, parts: [message ?? ''], tone: 'info', icon: 'queue' };
+  }
+}
+
+function skipReason(data: Record<string, unknown>): string {
+  const attempt = number(data.attempt);
+  switch (data.reason) {
+    case 'checkpoint':
+      return data.status === 'skipped'
+        ? `This step was already skipped${attempt ? ` in attempt ${attempt}` : ''}, so it stays skipped.`
+        : `This step already finished${attempt ? ` in attempt ${attempt}` : ''}; its result was reused.`;
+    case 'branch':
+      return 'This step is on a path the run did not take.';
+    case 'stale':
+      return 'This event is older than what was already recorded, so it was not applied and nothing after it runs.';
+    case 'review':
+      return 'A person chose to skip it.';
+    case 'stopped':
+      return 'The step stopped this path here.';
+    default:
+      return typeof data.reason === 'string' ? `Reason: ${data.reason}.` : 'It did not need to run.';
+  }
+}
+
+function capitalize(words: string): string {
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
