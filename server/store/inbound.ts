@@ -24,32 +24,34 @@ export type IngestResult = { duplicate: false; runId: string } | { duplicate: tr
 /** Must run inside a transaction. */
 export async function ingestDelivery(tx: Sql, delivery: Delivery): Promise<IngestResult> {
   const now = delivery.run.createdAt;
-  // A row past its dedupe window counts as absent: the same statement takes it over.
-  const inserted = await tx.get<{ id: string }>(
+  // One statement decides new or repeat: a new id (or one past its dedupe window) takes the
+  // row with this delivery's run; a repeat only counts itself. The run id that comes back
+  // says which happened.
+  const row = await tx.get<{ run_id: string; duplicates: number }>(
     `INSERT INTO inbound_events (id, hook_id, event_id, run_id, duplicates, received_at, last_seen_at, expires_at)
      VALUES (?, ?, ?, ?, 0, ?, ?, ?)
-     ON CONFLICT (hook_id, event_id) DO UPDATE SET id = excluded.id, run_id = excluded.run_id, duplicates = 0,
-       received_at = excluded.received_at, last_seen_at = excluded.last_seen_at, expires_at = excluded.expires_at
-     WHERE inbound_events.expires_at < ?
-     RETURNING id`,
-    [delivery.inboundId, delivery.hookId, delivery.eventId, delivery.run.id, now, now, delivery.expiresAt, now],
+     ON CONFLICT (hook_id, event_id) DO UPDATE SET
+       id = CASE WHEN inbound_events.expires_at < ? THEN excluded.id ELSE inbound_events.id END,
+       run_id = CASE WHEN inbound_events.expires_at < ? THEN excluded.run_id ELSE inbound_events.run_id END,
+       duplicates = CASE WHEN inbound_events.expires_at < ? THEN 0 ELSE inbound_events.duplicates + 1 END,
+       received_at = CASE WHEN inbound_events.expires_at < ? THEN excluded.received_at ELSE inbound_events.received_at END,
+       expires_at = CASE WHEN inbound_events.expires_at < ? THEN excluded.expires_at ELSE inbound_events.expires_at END,
+       last_seen_at = excluded.last_seen_at
+     RETURNING run_id, duplicates`,
+    [delivery.inboundId, delivery.hookId, delivery.eventId, delivery.run.id, now, now, delivery.expiresAt, now, now, now, now, now],
   );
-  if (inserted) {
+  if (!row) throw new Error(`inbound event ${delivery.hookId}/${delivery.eventId} was not recorded`);
+  if (row.run_id === delivery.run.id) {
     const received: TimelineEvent = { runId: delivery.run.id, type: 'webhook.received', nodeId: delivery.run.triggerNode, attempt: 1, data: delivery.eventData, createdAt: now };
     await insertRun(tx, delivery.run, [received]);
     return { duplicate: false, runId: delivery.run.id };
   }
-  const existing = await tx.get<{ run_id: string; duplicates: number }>(
-    `UPDATE inbound_events SET duplicates = duplicates + 1, last_seen_at = ? WHERE hook_id = ? AND event_id = ? RETURNING run_id, duplicates`,
-    [now, delivery.hookId, delivery.eventId],
-  );
-  if (!existing) throw new Error(`inbound event ${delivery.hookId}/${delivery.eventId} vanished during ingestion`);
-  const duplicates = Number(existing.duplicates);
+  const duplicates = Number(row.duplicates);
   await insertEvents(tx, [{
-    runId: existing.run_id, type: 'webhook.duplicate', nodeId: delivery.run.triggerNode, attempt: 1,
+    runId: row.run_id, type: 'webhook.duplicate', nodeId: delivery.run.triggerNode, attempt: 1,
     data: { ...delivery.eventData, repeat: duplicates + 1 }, createdAt: now,
   }]);
-  return { duplicate: true, runId: existing.run_id, duplicates };
+  return { duplicate: true, runId: row.run_id, duplicates };
 }
 
 export async function recordRejection(sql: Sql, hookId: string, status: number, reason: string, now: number): Promise<void> {

@@ -25,16 +25,18 @@ export interface QueueStatus {
 /** Workers seen since `seenSince`; queued runs (and delays due) with the oldest one's time. */
 export async function queueStatus(sql: Sql, now: number, seenSince: number): Promise<QueueStatus> {
   const workers = await sql.all<Record<string, unknown>>(`SELECT id, host, pid, started_at, seen_at FROM workers WHERE seen_at >= ? ORDER BY started_at`, [seenSince]);
-  const queued = await sql.get<{ n: number; oldest: number | null }>(
-    `SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM runs WHERE status = 'queued' OR (status = 'waiting' AND wake_at <= ?)`, [now]);
-  const counts = await sql.all<{ status: string; n: number }>(`SELECT status, COUNT(*) AS n FROM runs WHERE status IN ('running', 'waiting', 'needs_review') GROUP BY status`);
-  const count = (status: string) => Number(counts.find((row) => row.status === status)?.n ?? 0);
+  // Each count reads one of the partial status indexes, never the whole table.
+  const queued = await sql.get<{ n: number; oldest: number | null }>(`SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM runs WHERE status = 'queued'`);
+  const due = await sql.get<{ n: number; oldest: number | null }>(`SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM runs WHERE status = 'waiting' AND wake_at <= ?`, [now]);
+  const counted = async (status: string) => Number((await sql.get<{ n: number }>(`SELECT COUNT(*) AS n FROM runs WHERE status = ?`, [status]))?.n ?? 0);
+  const [running, waiting, needsReview] = [await counted('running'), await counted('waiting'), await counted('needs_review')];
+  const oldest = [queued?.oldest, due?.oldest].filter((value): value is number => value != null).map(Number);
   return {
     workers: workers.map((row) => ({ id: row.id as string, host: row.host as string, pid: Number(row.pid), startedAt: Number(row.started_at), seenAt: Number(row.seen_at) })),
-    queueDepth: Number(queued?.n ?? 0),
-    oldestQueuedAt: queued?.oldest == null ? null : Number(queued.oldest),
-    running: count('running'),
-    waiting: count('waiting'),
-    needsReview: count('needs_review'),
+    queueDepth: Number(queued?.n ?? 0) + Number(due?.n ?? 0),
+    oldestQueuedAt: oldest.length ? Math.min(...oldest) : null,
+    running,
+    waiting,
+    needsReview,
   };
 }
