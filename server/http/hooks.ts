@@ -26,7 +26,8 @@ export async function registerHooks(app: FastifyInstance, intake: WebhookIntake)
         rawBody: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
         headers: request.headers,
       });
-      return reply.code(answer.status).send(answer.body);
+      // Pre-serialised: the answer is tiny and fixed in shape, Fastify need not inspect it.
+      return reply.code(answer.status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(answer.body));
     });
   });
 }

@@ -151,16 +151,29 @@ function openSqlite(path: string): Db {
       // IMMEDIATE takes the write lock up front: a deferred transaction that reads and
       // then writes fails with SQLITE_BUSY_SNAPSHOT and ignores the busy timeout.
       begin.run();
-      for (const job of jobs) {
-        savepoint.run();
+      if (jobs.length === 1) {
+        // Alone in its commit, a job needs no savepoint: failing rolls back everything.
+        const job = jobs[0]!;
         try {
           const value = await job.body(direct);
-          releaseSavepoint.run();
           settle.push(() => job.resolve(value));
         } catch (error) {
-          rollbackSavepoint.run();
-          releaseSavepoint.run();
-          settle.push(() => job.reject(error));
+          rollback.run();
+          job.reject(error);
+          return;
+        }
+      } else {
+        for (const job of jobs) {
+          savepoint.run();
+          try {
+            const value = await job.body(direct);
+            releaseSavepoint.run();
+            settle.push(() => job.resolve(value));
+          } catch (error) {
+            rollbackSavepoint.run();
+            releaseSavepoint.run();
+            settle.push(() => job.reject(error));
+          }
         }
       }
       commit.run();
