@@ -3,29 +3,25 @@
  * 422 for other parameters, 409 while in flight, one payment for a crowd of twins), and
  * simulated failures that are not remembered.
  */
-import Fastify, { type FastifyInstance } from 'fastify';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createSandbox, registerSandbox, type Sandbox } from './plugin.ts';
+import { startSandboxApp, type SandboxApp } from '../testing/sandbox-app.ts';
+import type { Sandbox } from './plugin.ts';
 
 describe('sandbox payments', () => {
-  let app: FastifyInstance;
+  let served: SandboxApp;
   let sandbox: Sandbox;
   let base: string;
 
   beforeAll(async () => {
-    sandbox = createSandbox({ smtpPort: 0 });
-    app = Fastify();
-    await registerSandbox(app, sandbox);
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/sandbox`;
+    served = await startSandboxApp({ smtp: false });
+    ({ sandbox, base } = served);
   });
   beforeEach(() => {
     sandbox.reset();
     sandbox.settings.reset();
   });
   afterAll(async () => {
-    await app?.close();
+    await served?.close();
   });
 
   const charge = (body: unknown, key?: string) =>

@@ -2,33 +2,27 @@
  * The receivers that honour nothing (CRM, chat, the mail server) over real sockets: every
  * arrival is an effect, the person's settings apply, and the ledger can be read back.
  */
-import Fastify, { type FastifyInstance } from 'fastify';
 import nodemailer from 'nodemailer';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createSandbox, registerSandbox, type Sandbox } from './plugin.ts';
+import { startSandboxApp, type SandboxApp } from '../testing/sandbox-app.ts';
+import type { Sandbox } from './plugin.ts';
 import { readEmail } from './smtp.ts';
 
 describe('sandbox receivers that honour nothing', () => {
-  let app: FastifyInstance;
+  let served: SandboxApp;
   let sandbox: Sandbox;
   let base: string;
 
   beforeAll(async () => {
-    sandbox = createSandbox({ smtpPort: 0 });
-    await sandbox.start();
-    app = Fastify();
-    await registerSandbox(app, sandbox);
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/sandbox`;
+    served = await startSandboxApp({ smtp: true });
+    ({ sandbox, base } = served);
   });
   beforeEach(() => {
     sandbox.reset();
     sandbox.settings.reset();
   });
   afterAll(async () => {
-    await app?.close();
-    await sandbox?.stop();
+    await served?.close();
   });
 
   const post = (path: string, body: string, type = 'application/json', headers: Record<string, string> = {}) =>

@@ -9,13 +9,12 @@
  *   start (manual) ──► mail (email.send → sandbox SMTP)
  *   start (manual) ──► chat (message.post → /sandbox/chat/messages)
  */
-import Fastify, { type FastifyInstance } from 'fastify';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { closeEmailTransports } from '../engine/steps/email-send.ts';
 import { startEngine, type EngineHarness } from '../testing/engine-harness.ts';
 import { testDatabases, type TestDatabase } from '../testing/databases.ts';
-import { createSandbox, registerSandbox, type Sandbox } from './plugin.ts';
+import { startSandboxApp, type SandboxApp } from '../testing/sandbox-app.ts';
+import type { Sandbox } from './plugin.ts';
 
 function oneStepFlow(name: string, step: Record<string, unknown>) {
   return {
@@ -37,18 +36,14 @@ for (const kind of testDatabases()) {
     let database: TestDatabase;
     let engine: EngineHarness;
     let sandbox: Sandbox;
-    let app: FastifyInstance;
+    let served: SandboxApp;
     let base: string;
 
     beforeAll(async () => {
       database = await kind.create();
       engine = await startEngine(database.url);
-      sandbox = createSandbox({ smtpPort: 0 });
-      await sandbox.start();
-      app = Fastify();
-      await registerSandbox(app, sandbox);
-      await app.listen({ port: 0, host: '127.0.0.1' });
-      base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/sandbox`;
+      served = await startSandboxApp({ smtp: true });
+      ({ sandbox, base } = served);
     });
     beforeEach(() => {
       sandbox.reset();
@@ -57,8 +52,7 @@ for (const kind of testDatabases()) {
     afterAll(async () => {
       await engine?.close();
       closeEmailTransports();
-      await app?.close();
-      await sandbox?.stop();
+      await served?.close();
       await database?.drop();
     });
 
