@@ -274,7 +274,10 @@ function postgresSql(client: pg.Pool | pg.PoolClient): Sql {
 }
 
 async function openPostgres(url: string): Promise<Db> {
-  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
+  // A process frozen inside a transaction (a long pause, SIGSTOP) would hold its row locks
+  // until its connection died; the server ends such a transaction after 5 s instead, so
+  // other workers can take over what it held (its late writes are then refused by fences).
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000, options: '-c idle_in_transaction_session_timeout=5000' });
   // An idle client's error (e.g. the server restarted) must not crash the process.
   pool.on('error', () => {});
   try {

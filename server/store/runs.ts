@@ -71,20 +71,18 @@ async function leaseWhere(db: Db, request: LeaseRequest, where: string, wherePar
   return rows.map(toRun).sort((a, b) => a.seq - b.seq);
 }
 
-/** Extends the leases a worker still holds; returns the ids it no longer holds. */
+/**
+ * Extends the leases a worker still holds; returns the ids it no longer holds. One
+ * statement, so a worker frozen half-way (a pause, a SIGSTOP) never sits on row locks.
+ */
 export async function heartbeatRuns(db: Db, runs: { id: string; fence: number }[], until: number): Promise<string[]> {
   if (runs.length === 0) return [];
-  return db.transaction(async (tx) => {
-    const lost: string[] = [];
-    for (const run of runs) {
-      const changed = await tx.run(
-        `UPDATE runs SET lease_until = ? WHERE id = ? AND lease_fence = ? AND status = 'running'`,
-        [until, run.id, run.fence],
-      );
-      if (changed === 0) lost.push(run.id);
-    }
-    return lost;
-  });
+  const held = await db.durably((sql) => sql.all<{ id: string }>(
+    `UPDATE runs SET lease_until = ? WHERE status = 'running' AND (${runs.map(() => '(id = ? AND lease_fence = ?)').join(' OR ')}) RETURNING id`,
+    [until, ...runs.flatMap((run) => [run.id, run.fence])],
+  ));
+  const kept = new Set(held.map((row) => row.id));
+  return runs.filter((run) => !kept.has(run.id)).map((run) => run.id);
 }
 
 export async function getRun(sql: Sql, id: string): Promise<RunRow | undefined> {
