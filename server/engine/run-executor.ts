@@ -44,7 +44,7 @@ export function triggerContext(run: RunRow): RenderContext['trigger'] {
 }
 
 export async function executeRun(deps: EngineDeps, inputs: RunInputs): Promise<void> {
-  const { run, plan } = inputs;
+  const { run } = inputs;
   const journal = new RunJournal(deps.db, run, deps.clock, deps.config.leaseMs);
   try {
     await walk(deps, inputs, journal);
@@ -58,7 +58,6 @@ export async function executeRun(deps: EngineDeps, inputs: RunInputs): Promise<v
     journal.event('run.failed', null, { message: `Unexpected error: ${errorMessage(error)}` });
     await journal.flush({ ending: { status: 'failed', error: errorMessage(error) } }).catch(() => {});
   }
-  void plan;
 }
 
 async function walk(deps: EngineDeps, { run, plan, secrets, signal }: RunInputs, journal: RunJournal): Promise<void> {
