@@ -6,6 +6,7 @@
  *     npx playwright test --config e2e/bench.config.ts editor-300
  */
 import { boxOf, center, EditorPage, expect, seedFlow, test, trpcCall } from '../fixtures.ts';
+import { startFrameRecording, stopFrameRecording } from './frames.ts';
 
 const STEPS = 300;
 const COLUMNS = 20;
@@ -58,18 +59,7 @@ test(`a ${STEPS}-step flow opens and drags smoothly`, async ({ page, request }) 
   const interactive = await page.evaluate(() => performance.now());
 
   // Frame times while one step follows the pointer, one pointer move per frame.
-  await page.evaluate(() => {
-    const state = window as unknown as { frames: number[]; recording: boolean };
-    state.frames = [];
-    state.recording = true;
-    let last = performance.now();
-    const tick = (now: number) => {
-      state.frames.push(now - last);
-      last = now;
-      if (state.recording) requestAnimationFrame(tick);
-    };
-    requestAnimationFrame(tick);
-  });
+  await startFrameRecording(page);
   const start = await center(target);
   const before = await boxOf(target);
   await page.mouse.move(start.x, start.y);
@@ -81,11 +71,7 @@ test(`a ${STEPS}-step flow opens and drags smoothly`, async ({ page, request }) 
   }
   await page.mouse.up();
   const dragEnd = await page.evaluate(() => performance.now());
-  const frames = await page.evaluate(() => {
-    const state = window as unknown as { frames: number[]; recording: boolean };
-    state.recording = false;
-    return state.frames.slice(1);
-  });
+  const frames = await stopFrameRecording(page);
   const after = await boxOf(target);
   expect(after.x).toBeGreaterThan(before.x + 100);
   await editor.waitSaved();

@@ -10,6 +10,7 @@
 import Database from 'better-sqlite3';
 import { fileURLToPath } from 'node:url';
 import { expect, RunPage, seedFlow, test, trpcCall, waitForRun } from '../fixtures.ts';
+import { startFrameRecording, stopFrameRecording } from './frames.ts';
 
 const EVENTS = 10_000;
 // The folder bench.config.ts gives the benchmark server.
@@ -102,27 +103,12 @@ test(`a run with ${EVENTS.toLocaleString('en')} timeline events opens quickly`, 
   const viewport = page.locator('.timeline__viewport');
   await viewport.evaluate((element) => { element.scrollTop = element.scrollHeight / 2; });
   await viewport.hover();
-  await page.evaluate(() => {
-    const state = window as unknown as { frames: number[]; recording: boolean };
-    state.frames = [];
-    state.recording = true;
-    let last = performance.now();
-    const tick = (now: number) => {
-      state.frames.push(now - last);
-      last = now;
-      if (state.recording) requestAnimationFrame(tick);
-    };
-    requestAnimationFrame(tick);
-  });
+  await startFrameRecording(page);
   for (let i = 0; i < 60; i++) {
     await page.mouse.wheel(0, 400);
     await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
   }
-  const frames = await page.evaluate(() => {
-    const state = window as unknown as { frames: number[]; recording: boolean };
-    state.recording = false;
-    return state.frames.slice(1);
-  });
+  const frames = await stopFrameRecording(page);
   const jumpStart = await page.evaluate(() => performance.now());
   await page.getByRole('button', { name: 'Latest event' }).click();
   await expect(runPage.timeline().getByRole('listitem').last()).toHaveAttribute('aria-posinset', String(total));
