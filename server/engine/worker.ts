@@ -43,7 +43,7 @@ export interface Worker {
 type ClaimRef = { scope: string; key: string; fence: number };
 
 export function createWorker(base: Omit<EngineDeps, 'claims'>, options: WorkerOptions): Worker {
-  const id = newId(`wrk_${hostname().replace(/[^a-z0-9]/gi, '').slice(0, 12) || 'host'}`, 8);
+  const id = newId(`wrk_${hostname().replace(/[^a-z0-9]/gi, '').slice(0, 12) || 'host'}`);
   const active = new Map<string, { run: RunRow; abort: AbortController; done: Promise<void> }>();
   const claims = new Set<ClaimRef>();
   const tracker: ClaimTracker = {

@@ -1,0 +1,43 @@
+import { statSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { createSqliteDatabase } from '../testing/databases.ts';
+import { openDatabase } from './db.ts';
+import { CHECKPOINT_INTERVAL_MS, FALLBACK_AUTOCHECKPOINT_PAGES } from './sqlite-checkpointer.ts';
+
+describe('SQLite checkpoints on their own thread', () => {
+  it('copies committed pages into the database file without any commit doing it', async () => {
+    const database = createSqliteDatabase();
+    const path = database.url.replace(/^file:/, '');
+    const db = await openDatabase(database.url);
+    try {
+      await db.exec('CREATE TABLE filler (id INTEGER PRIMARY KEY, data TEXT NOT NULL)');
+      const before = statSync(path).size;
+      // About 1,000 pages: far below the automatic threshold, so only the thread can move them.
+      const page = 'x'.repeat(3800);
+      for (let batch = 0; batch < 10; batch++) {
+        await db.transaction(async (tx) => {
+          for (let row = 0; row < 100; row++) await tx.run('INSERT INTO filler (data) VALUES (?)', [page]);
+        });
+      }
+      expect(1000).toBeLessThan(FALLBACK_AUTOCHECKPOINT_PAGES);
+      await new Promise((resolve) => setTimeout(resolve, CHECKPOINT_INTERVAL_MS * 3));
+      expect(statSync(path).size).toBeGreaterThan(before + 900 * 4096);
+      expect(await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM filler')).toEqual({ n: 1000 });
+    } finally {
+      await db.close();
+      await database.drop();
+    }
+  });
+
+  it('stops with the database, leaving it whole for the next process', async () => {
+    const database = createSqliteDatabase();
+    const first = await openDatabase(database.url);
+    await first.exec('CREATE TABLE t (v INTEGER)');
+    await first.transaction((tx) => tx.run('INSERT INTO t (v) VALUES (42)'));
+    await first.close();
+    const second = await openDatabase(database.url);
+    expect(await second.get('SELECT v FROM t')).toEqual({ v: 42 });
+    await second.close();
+    await database.drop();
+  });
+});
