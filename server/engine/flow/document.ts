@@ -1,12 +1,13 @@
 import { z } from 'zod';
+import { FLOW_FORMAT } from './step-kinds.ts';
+
+export { FLOW_FORMAT, isSideEffectStep } from './step-kinds.ts';
 
 /**
  * The flow document (DESIGN.md §3), the stable shape used by import/export, the editor
  * and the engine. A node's `type` stays a plain string here so that validate.ts can say
  * "unknown kind" in a sentence; what each type needs lives in node-types.ts.
  */
-
-export const FLOW_FORMAT = 'onceflow/v1';
 
 export const NODE_ID_PATTERN = /^[A-Za-z0-9_-]+$/;
 
@@ -45,31 +46,6 @@ export type FlowNode = z.output<typeof flowNodeSchema>;
 export type FlowEdge = z.output<typeof flowEdgeSchema>;
 
 // Methods that only read (RFC 9110 "safe" methods), so repeating them changes nothing.
-const READ_ONLY_METHODS: readonly string[] = ['GET', 'HEAD', 'OPTIONS'];
-
-/**
- * Whether a step changes something outside Onceflow and so needs a key. An explicit
- * `sideEffect` wins; an HTTP request whose method cannot be read counts as one, since
- * guessing "harmless" wrongly could act twice.
- */
-export function isSideEffectStep(node: Pick<FlowNode, 'type' | 'data'>): boolean {
-  const declared = node.data.sideEffect;
-  if (typeof declared === 'boolean') return declared;
-  switch (node.type) {
-    case 'email.send':
-    case 'message.post':
-      return true;
-    case 'http.request': {
-      const request = node.data.request;
-      const method =
-        request !== null && typeof request === 'object' ? (request as Record<string, unknown>).method : undefined;
-      return typeof method !== 'string' || !READ_ONLY_METHODS.includes(method.trim().toUpperCase());
-    }
-    default:
-      return false;
-  }
-}
-
 export { parseDuration, isDuration, DURATION_PATTERN } from './duration.ts';
 export {
   NODE_TYPES,

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { DURATION_HINT, isDuration } from './duration.ts';
+import { CONDITION_OPS, HTTP_METHODS, TRIGGER_TYPES, NODE_TYPES, type NodeType } from './step-kinds.ts';
+
+export { CONDITION_OPS, HTTP_METHODS, NODE_TYPES, TRIGGER_TYPES, isNodeType, isTriggerType, type NodeType, type TriggerType } from './step-kinds.ts';
 
 /**
  * The kinds of step and what each needs in its `data` (DESIGN.md §3). Schemas are loose:
@@ -9,33 +12,6 @@ import { DURATION_HINT, isDuration } from './duration.ts';
  * Messages of custom checks are phrased to follow the step's name, e.g.
  * `Step "Wait" (wait) needs a wait time …`; validate.ts adds the name.
  */
-
-export const TRIGGER_TYPES = ['trigger.manual', 'trigger.webhook', 'trigger.schedule'] as const;
-
-export const NODE_TYPES = [
-  ...TRIGGER_TYPES,
-  'http.request',
-  'email.send',
-  'message.post',
-  'transform',
-  'condition',
-  'delay',
-  'state.transition',
-] as const;
-
-export type NodeType = (typeof NODE_TYPES)[number];
-export type TriggerType = (typeof TRIGGER_TYPES)[number];
-
-export function isNodeType(type: string): type is NodeType {
-  return (NODE_TYPES as readonly string[]).includes(type);
-}
-
-export function isTriggerType(type: string): type is TriggerType {
-  return (TRIGGER_TYPES as readonly string[]).includes(type);
-}
-
-export const HTTP_METHODS = ['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
-export const CONDITION_OPS = ['equals', 'not_equals', 'contains', 'exists', 'gt', 'lt'] as const;
 
 // RFC 9110 token: what a header name may be made of.
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { isSideEffectStep } from '../../../server/engine/flow/document.ts';
+import { isSideEffectStep } from '../../../server/engine/flow/step-kinds.ts';
 import { DURATION_PATTERN } from '../../../server/engine/flow/duration.ts';
 import { textOrUndefined } from '../data-path.ts';
 import type { StepEditor } from '../useStepEditor.ts';

@@ -1,0 +1,59 @@
+/**
+ * The kinds of step and the plain facts about them, without any schema library: the web
+ * editor imports this, and it should not carry a validator it never runs. The schemas are
+ * in node-types.ts and document.ts, which re-export all of this.
+ */
+
+export const FLOW_FORMAT = 'onceflow/v1';
+
+export const TRIGGER_TYPES = ['trigger.manual', 'trigger.webhook', 'trigger.schedule'] as const;
+
+export const NODE_TYPES = [
+  ...TRIGGER_TYPES,
+  'http.request',
+  'email.send',
+  'message.post',
+  'transform',
+  'condition',
+  'delay',
+  'state.transition',
+] as const;
+
+export type NodeType = (typeof NODE_TYPES)[number];
+export type TriggerType = (typeof TRIGGER_TYPES)[number];
+
+export function isNodeType(type: string): type is NodeType {
+  return (NODE_TYPES as readonly string[]).includes(type);
+}
+
+export function isTriggerType(type: string): type is TriggerType {
+  return (TRIGGER_TYPES as readonly string[]).includes(type);
+}
+
+export const HTTP_METHODS = ['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export const CONDITION_OPS = ['equals', 'not_equals', 'contains', 'exists', 'gt', 'lt'] as const;
+
+const READ_ONLY_METHODS: readonly string[] = ['GET', 'HEAD', 'OPTIONS'];
+
+/**
+ * Whether a step changes something outside Onceflow and so needs a key. An explicit
+ * `sideEffect` wins; an HTTP request whose method cannot be read counts as one, since
+ * guessing "harmless" wrongly could act twice.
+ */
+export function isSideEffectStep(node: { type: string; data: Record<string, unknown> }): boolean {
+  const declared = node.data.sideEffect;
+  if (typeof declared === 'boolean') return declared;
+  switch (node.type) {
+    case 'email.send':
+    case 'message.post':
+      return true;
+    case 'http.request': {
+      const request = node.data.request;
+      const method =
+        request !== null && typeof request === 'object' ? (request as Record<string, unknown>).method : undefined;
+      return typeof method !== 'string' || !READ_ONLY_METHODS.includes(method.trim().toUpperCase());
+    }
+    default:
+      return false;
+  }
+}
