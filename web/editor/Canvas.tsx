@@ -14,7 +14,8 @@ import {
   type OnConnectEnd,
   type XYPosition,
 } from '@xyflow/react';
-import { useCallback, useState, type DragEvent } from 'react';
+import { useCallback, useMemo, useState, type DragEvent } from 'react';
+import { drawableNode, FIT_VIEW_OPTIONS, openingViewport, type Size } from './canvas-view.ts';
 import { connectionProblem, type StepEdge, type StepNode } from './editor-changes.ts';
 import { KIND_DRAG_TYPE, KINDS, kindInfo } from './node-kinds.ts';
 import { StepNodeView } from './StepNodeView.tsx';
@@ -25,7 +26,6 @@ import { addKind } from './add-kind.ts';
 // `default` also draws kinds this editor does not know yet (from a newer file), so they stay visible.
 const NODE_TYPES: NodeTypes = { default: StepNodeView, ...Object.fromEntries(KINDS.map((info) => [info.kind, StepNodeView])) };
 const DEFAULT_EDGE_OPTIONS = { type: 'smoothstep', markerEnd: { type: MarkerType.ArrowClosed, width: 18, height: 18 } } as const;
-const FIT_VIEW_OPTIONS = { padding: 0.2, maxZoom: 1.1 } as const;
 const GROUP_COLORS = { trigger: '#6366f1', action: '#ea7a26', logic: '#0f9488' } as const;
 const MINIMAP_STYLE = { width: 180, height: 120 } as const;
 const miniMapColor = (node: StepNode) => GROUP_COLORS[kindInfo(node.type)?.group ?? 'logic'];
@@ -65,9 +65,25 @@ function onEdgesChange(changes: EdgeChange<StepEdge>[]) {
   if (selection.size > 0) dispatch({ type: 'select', nodes: new Map(), edges: selection });
 }
 
+/** The canvas waits for its own size, which decides how the flow opens (canvas-view.ts). */
 export function Canvas() {
-  const nodes = useEditorStore(selectNodes);
+  const [size, setSize] = useState<Size | null>(null);
+  const measure = useCallback((element: HTMLDivElement | null) => {
+    if (element) setSize((known) => known ?? { width: element.clientWidth, height: element.clientHeight });
+  }, []);
+  return (
+    <div className="canvas" ref={measure} data-testid="editor.canvas">
+      {size && <FlowCanvas size={size} />}
+    </div>
+  );
+}
+
+function FlowCanvas({ size }: { size: Size }) {
+  const steps = useEditorStore(selectNodes);
+  const nodes = useMemo(() => steps.map(drawableNode), [steps]);
   const edges = useEditorStore(selectEdges);
+  // Decided once, when the flow opens.
+  const [opening] = useState(() => openingViewport(useEditorStore.getState().nodes, size));
   const { screenToFlowPosition } = useReactFlow();
   const [refusal, setRefusal] = useState<string | null>(null);
 
@@ -104,7 +120,7 @@ export function Canvas() {
   );
 
   return (
-    <div className="canvas" onDragOver={onDragOver} onDrop={onDrop} data-testid="editor.canvas">
+    <div className="canvas__flow" onDragOver={onDragOver} onDrop={onDrop}>
       <ReactFlow<StepNode, StepEdge>
         nodes={nodes}
         edges={edges}
@@ -116,8 +132,10 @@ export function Canvas() {
         isValidConnection={isValidConnection}
         defaultEdgeOptions={DEFAULT_EDGE_OPTIONS}
         deleteKeyCode={null}
-        fitView
+        fitView={opening === null}
         fitViewOptions={FIT_VIEW_OPTIONS}
+        defaultViewport={opening ?? undefined}
+        onlyRenderVisibleElements
         minZoom={0.1}
         proOptions={{ hideAttribution: true }}
         aria-label="Flow canvas"

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { drawableNode, openingViewport, STEP_MIN_HEIGHT, STEP_WIDTH } from './canvas-view.ts';
+import type { StepNode } from './editor-changes.ts';
+
+const step = (id: string, type: string, x: number, y: number, extra: Partial<StepNode> = {}): StepNode => ({ id, type, position: { x, y }, data: {}, ...extra });
+const canvas = { width: 1000, height: 800 };
+
+describe('how a flow opens', () => {
+  it('fits a flow that stays readable when fitted', () => {
+    const nodes = [step('a', 'trigger.webhook', 0, 0), step('b', 'http.request', 320, 0), step('c', 'email.send', 640, 160)];
+    expect(openingViewport(nodes, canvas)).toBeNull();
+  });
+
+  it('opens a wide flow at full size with its trigger near the left edge', () => {
+    const nodes = Array.from({ length: 40 }, (_, i) => step(`s${i}`, i === 4 ? 'trigger.manual' : 'transform', i * 320, i % 2 === 0 ? 0 : 400));
+    const view = openingViewport(nodes, canvas)!;
+    expect(view.zoom).toBe(1);
+    expect(view.x).toBe(80 - 4 * 320);
+    // Nothing lies above the trigger, so the flow's top edge sits near the top.
+    expect(view.y).toBe(80);
+  });
+
+  it('centres the first step vertically when the flow reaches above it', () => {
+    const nodes = Array.from({ length: 40 }, (_, i) => step(`s${i}`, 'transform', i * 320, i === 0 ? 1000 : (i % 5) * 500));
+    const view = openingViewport(nodes, canvas)!;
+    expect(view.x).toBe(80);
+    expect(view.y).toBe(400 - (1000 + STEP_MIN_HEIGHT / 2));
+  });
+
+  it('uses measured sizes where it has them', () => {
+    const tall = Array.from({ length: 3 }, (_, i) => step(`s${i}`, 'transform', 0, i * 100, { measured: { width: STEP_WIDTH, height: 5000 } }));
+    expect(openingViewport(tall, canvas)).not.toBeNull();
+  });
+});
+
+describe('steps not yet drawn', () => {
+  it('get an expected size and handles, the same object while the step is unchanged', () => {
+    const node = step('c', 'condition', 0, 0);
+    const drawable = drawableNode(node);
+    expect(drawable.measured).toEqual({ width: STEP_WIDTH, height: STEP_MIN_HEIGHT });
+    expect(drawable.handles?.map((handle) => `${handle.type}:${handle.id ?? ''}`)).toEqual(['target:', 'source:true', 'source:false']);
+    expect(drawableNode(node)).toBe(drawable);
+  });
+
+  it('triggers have no way in', () => {
+    expect(drawableNode(step('t', 'trigger.webhook', 0, 0)).handles?.map((handle) => handle.type)).toEqual(['source']);
+  });
+
+  it('are passed through untouched once measured', () => {
+    const measured = step('m', 'delay', 0, 0, { measured: { width: 240, height: 96 } });
+    expect(drawableNode(measured)).toBe(measured);
+  });
+});

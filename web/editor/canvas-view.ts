@@ -1,0 +1,90 @@
+/**
+ * How a large flow opens quickly. The canvas draws only the steps in view, but React Flow
+ * must draw a step once to learn its size and where its handles are — unless it is told.
+ * Steps not yet drawn are therefore given their expected size and handle places (exact
+ * once drawn: the measured size replaces the estimate). A flow too big to read when fitted
+ * to the screen opens at its start at full size instead, with the overview map showing all
+ * of it and "Fit view" a click away.
+ */
+import { Position, type NodeHandle, type Viewport } from '@xyflow/react';
+import type { StepNode } from './editor-changes.ts';
+
+/** From editor.css: `.step-node` is 240 px wide and at least 84 px high. */
+export const STEP_WIDTH = 240;
+export const STEP_MIN_HEIGHT = 84;
+/** `.step-handle` is 11 px square, centred on the edge of the node's box inside its 1 px border. */
+const HANDLE_SIZE = 11;
+const NODE_BORDER = 1;
+/** Below this zoom step labels cannot be read, so fitting the whole flow helps nobody. */
+export const READABLE_ZOOM = 0.5;
+/** How "fit view" frames a flow, here and on the canvas. */
+export const FIT_VIEW_OPTIONS = { padding: 0.2, maxZoom: 1.1 } as const;
+/** Where the first step sits when a big flow opens at its start. */
+const START_INSET = 80;
+
+function estimatedHandles(node: StepNode): NodeHandle[] {
+  const half = HANDLE_SIZE / 2;
+  const at = (type: 'source' | 'target', fraction: number, id?: string): NodeHandle => ({
+    id: id ?? null,
+    type,
+    position: type === 'target' ? Position.Left : Position.Right,
+    x: (type === 'target' ? NODE_BORDER : STEP_WIDTH - NODE_BORDER) - half,
+    y: NODE_BORDER + (STEP_MIN_HEIGHT - 2 * NODE_BORDER) * fraction - half,
+    width: HANDLE_SIZE,
+    height: HANDLE_SIZE,
+  });
+  // Same places as StepNodeView: condition exits at 32% and 72% of the height.
+  const sources = node.type === 'condition' ? [at('source', 0.32, 'true'), at('source', 0.72, 'false')] : [at('source', 0.5)];
+  return node.type?.startsWith('trigger.') ? sources : [at('target', 0.5), ...sources];
+}
+
+const drawable = new WeakMap<StepNode, StepNode>();
+
+/** The node React Flow is given: as it is once measured, with expected geometry before. */
+export function drawableNode(node: StepNode): StepNode {
+  if (node.measured?.width && node.measured.height) return node;
+  let estimated = drawable.get(node);
+  if (!estimated) {
+    // `measured` too: fit view and the overview map only count steps with a size.
+    estimated = { ...node, measured: { width: STEP_WIDTH, height: STEP_MIN_HEIGHT }, handles: estimatedHandles(node) };
+    drawable.set(node, estimated);
+  }
+  return estimated;
+}
+
+export interface Size {
+  width: number;
+  height: number;
+}
+
+/**
+ * The view a flow opens with: `null` to fit the whole flow (it is readable that way), or a
+ * view at full size with the flow's first step near the left edge: half-way down, or near
+ * the top when nothing of the flow lies above it.
+ */
+export function openingViewport(nodes: readonly StepNode[], canvas: Size): Viewport | null {
+  if (nodes.length === 0 || canvas.width <= 0 || canvas.height <= 0) return null;
+  let minX = Infinity;
+  let minY = Infinity;
+  let maxX = -Infinity;
+  let maxY = -Infinity;
+  for (const node of nodes) {
+    const width = node.measured?.width ?? STEP_WIDTH;
+    const height = node.measured?.height ?? STEP_MIN_HEIGHT;
+    minX = Math.min(minX, node.position.x);
+    minY = Math.min(minY, node.position.y);
+    maxX = Math.max(maxX, node.position.x + width);
+    maxY = Math.max(maxY, node.position.y + height);
+  }
+  const usable = 1 - FIT_VIEW_OPTIONS.padding;
+  const fitZoom = Math.min(FIT_VIEW_OPTIONS.maxZoom, (canvas.width * usable) / (maxX - minX), (canvas.height * usable) / (maxY - minY));
+  if (fitZoom >= READABLE_ZOOM) return null;
+
+  const first = nodes.find((node) => node.type?.startsWith('trigger.')) ?? leftmost(nodes);
+  const height = first.measured?.height ?? STEP_MIN_HEIGHT;
+  return { zoom: 1, x: START_INSET - first.position.x, y: Math.min(canvas.height / 2 - (first.position.y + height / 2), START_INSET - minY) };
+}
+
+function leftmost(nodes: readonly StepNode[]): StepNode {
+  return nodes.reduce((best, node) => (node.position.x < best.position.x || (node.position.x === best.position.x && node.position.y < best.position.y) ? node : best));
+}
