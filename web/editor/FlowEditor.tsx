@@ -3,6 +3,7 @@ import './editor.css';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ReactFlowProvider, useReactFlow } from '@xyflow/react';
 import { useEffect, useMemo, useState } from 'react';
+import { takeEarlyFlow } from '../lib/preload.ts';
 import { trpc, trpcClient } from '../lib/trpc.ts';
 import { Canvas } from './Canvas.tsx';
 import { isDirty } from './editor-state.ts';
@@ -17,7 +18,9 @@ import { groupProblemsByStep, StepProblemsContext, withoutStepName } from './use
 
 /** The editor of one flow, at /flows/<flowId>. */
 export function FlowEditor({ flowId }: { flowId: string }) {
-  const flow = useQuery({ ...trpc.flows.get.queryOptions({ id: flowId }), refetchOnMount: 'always' });
+  // Always the server's latest draft, unless it was just fetched for this very visit.
+  const [early] = useState(() => takeEarlyFlow(flowId));
+  const flow = useQuery({ ...trpc.flows.get.queryOptions({ id: flowId }), refetchOnMount: early ? false : 'always' });
   const loadedId = useEditorStore(selectFlowId);
 
   // The canvas is filled once per visit, from the server's latest draft.
