@@ -112,8 +112,10 @@ export function webhookIntake(deps: WebhookIntakeDeps) {
       if (eventId.length > MAX_KEY_LENGTH) return reject(trigger.hookId, 400, `The event id is longer than ${MAX_KEY_LENGTH} characters.`);
 
       const runId = newId('run');
-      const result = await db.transaction((tx) =>
-        ingestDelivery(tx, {
+      // One statement on PostgreSQL, one group commit on SQLite: the delivery is durable
+      // before it is acknowledged.
+      const result = await db.durably((sql) =>
+        ingestDelivery(sql, {
           inboundId: newId('inb'),
           hookId: trigger.hookId,
           eventId,

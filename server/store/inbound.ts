@@ -5,6 +5,7 @@
  */
 import type { TimelineEvent } from '../engine/types.ts';
 import type { Sql } from './db.ts';
+import { toJson } from './rows.ts';
 import { insertRun, type NewRun } from './runs.ts';
 import { insertEvents } from './timeline.ts';
 
@@ -21,14 +22,19 @@ export interface Delivery {
 
 export type IngestResult = { duplicate: false; runId: string } | { duplicate: true; runId: string; duplicates: number };
 
-/** Must run inside a transaction. */
-export async function ingestDelivery(tx: Sql, delivery: Delivery): Promise<IngestResult> {
-  const now = delivery.run.createdAt;
-  // One statement decides new or repeat: a new id (or one past its dedupe window) takes the
-  // row with this delivery's run; a repeat only counts itself. The run id that comes back
-  // says which happened.
-  const row = await tx.get<{ run_id: string; duplicates: number }>(
-    `INSERT INTO inbound_events (id, hook_id, event_id, run_id, duplicates, received_at, last_seen_at, expires_at)
+/**
+ * Records a delivery: a new event id takes a row and queues its run, a repeat is counted
+ * on the original run's timeline. Atomic only under `db.durably` or inside a transaction:
+ * on PostgreSQL it is one statement (one round trip), on SQLite three.
+ */
+export async function ingestDelivery(sql: Sql, delivery: Delivery): Promise<IngestResult> {
+  return sql.dialect === 'postgresql' ? ingestInOneStatement(sql, delivery) : ingestStepByStep(sql, delivery);
+}
+
+// One statement decides new or repeat: a new id (or one past its dedupe window) takes the
+// row with this delivery's run; a repeat only counts itself. The run id that comes back
+// says which happened.
+const UPSERT_INBOUND = `INSERT INTO inbound_events (id, hook_id, event_id, run_id, duplicates, received_at, last_seen_at, expires_at)
      VALUES (?, ?, ?, ?, 0, ?, ?, ?)
      ON CONFLICT (hook_id, event_id) DO UPDATE SET
        id = CASE WHEN inbound_events.expires_at < ? THEN excluded.id ELSE inbound_events.id END,
@@ -37,21 +43,71 @@ export async function ingestDelivery(tx: Sql, delivery: Delivery): Promise<Inges
        received_at = CASE WHEN inbound_events.expires_at < ? THEN excluded.received_at ELSE inbound_events.received_at END,
        expires_at = CASE WHEN inbound_events.expires_at < ? THEN excluded.expires_at ELSE inbound_events.expires_at END,
        last_seen_at = excluded.last_seen_at
-     RETURNING run_id, duplicates`,
-    [delivery.inboundId, delivery.hookId, delivery.eventId, delivery.run.id, now, now, delivery.expiresAt, now, now, now, now, now],
-  );
+     RETURNING run_id, duplicates`;
+
+const upsertParams = (delivery: Delivery, now: number) =>
+  [delivery.inboundId, delivery.hookId, delivery.eventId, delivery.run.id, now, now, delivery.expiresAt, now, now, now, now, now];
+
+const receivedEvent = (delivery: Delivery): TimelineEvent => ({
+  runId: delivery.run.id, type: 'webhook.received', nodeId: delivery.run.triggerNode, attempt: 1, data: delivery.eventData, createdAt: delivery.run.createdAt,
+});
+
+async function ingestStepByStep(sql: Sql, delivery: Delivery): Promise<IngestResult> {
+  const now = delivery.run.createdAt;
+  const row = await sql.get<{ run_id: string; duplicates: number }>(UPSERT_INBOUND, upsertParams(delivery, now));
   if (!row) throw new Error(`inbound event ${delivery.hookId}/${delivery.eventId} was not recorded`);
   if (row.run_id === delivery.run.id) {
-    const received: TimelineEvent = { runId: delivery.run.id, type: 'webhook.received', nodeId: delivery.run.triggerNode, attempt: 1, data: delivery.eventData, createdAt: now };
-    await insertRun(tx, delivery.run, [received]);
+    await insertRun(sql, delivery.run, [receivedEvent(delivery)]);
     return { duplicate: false, runId: delivery.run.id };
   }
   const duplicates = Number(row.duplicates);
-  await insertEvents(tx, [{
+  await insertEvents(sql, [{
     runId: row.run_id, type: 'webhook.duplicate', nodeId: delivery.run.triggerNode, attempt: 1,
     data: { ...delivery.eventData, repeat: duplicates + 1 }, createdAt: now,
   }]);
   return { duplicate: true, runId: row.run_id, duplicates };
+}
+
+/*
+ * The same three writes as one statement: the upsert's answer feeds the run and timeline
+ * inserts, and only the branch that applies inserts anything. The repeat's event data is
+ * this delivery's data with `"repeat":N` appended, so it reads as JSON.stringify writes it.
+ * Parameters are cast because a SELECT list gives them no type of its own.
+ */
+const INGEST_ONE_STATEMENT = `WITH inbound AS (${UPSERT_INBOUND}),
+  queued AS (
+    INSERT INTO runs (id, seq, flow_id, version_id, status, input, trigger_kind, trigger_node, event_id, replay_of, attempt, lease_fence, created_at, created_by)
+    SELECT ?::text, nextval('runs_seq_seq'), ?::text, ?::text, 'queued', ?::text, ?::text, ?::text, ?::text, ?::text, 1, 0, ?::bigint, ?::text
+    FROM inbound WHERE inbound.run_id = ?::text
+    RETURNING id),
+  logged AS (
+    INSERT INTO timeline_events (run_id, type, node_id, attempt, data, created_at)
+    SELECT run_id, type, node_id, 1, data, ?::bigint FROM (
+      SELECT 1 AS position, ?::text AS run_id, 'webhook.received' AS type, ?::text AS node_id, ?::text AS data FROM inbound WHERE inbound.run_id = ?::text
+      UNION ALL
+      SELECT 2, ?::text, 'run.queued', NULL, ?::text FROM inbound WHERE inbound.run_id = ?::text
+      UNION ALL
+      SELECT 3, inbound.run_id, 'webhook.duplicate', ?::text, ?::text || (inbound.duplicates + 1) || '}' FROM inbound WHERE inbound.run_id <> ?::text
+    ) AS written ORDER BY position)
+  SELECT run_id, duplicates FROM inbound`;
+
+async function ingestInOneStatement(sql: Sql, delivery: Delivery): Promise<IngestResult> {
+  const { run } = delivery;
+  const now = run.createdAt;
+  const eventData = JSON.stringify(delivery.eventData);
+  const repeatPrefix = `${eventData.slice(0, -1)}${eventData === '{}' ? '' : ','}"repeat":`;
+  const queuedData = toJson({ trigger: run.triggerKind, eventId: run.eventId, replayOf: run.replayOf });
+  const row = await sql.get<{ run_id: string; duplicates: number }>(INGEST_ONE_STATEMENT, [
+    ...upsertParams(delivery, now),
+    run.id, run.flowId, run.versionId, toJson(run.input), run.triggerKind, run.triggerNode, run.eventId, run.replayOf, now, run.createdBy, run.id,
+    now,
+    run.id, run.triggerNode, eventData, run.id,
+    run.id, queuedData, run.id,
+    run.triggerNode, repeatPrefix, run.id,
+  ]);
+  if (!row) throw new Error(`inbound event ${delivery.hookId}/${delivery.eventId} was not recorded`);
+  if (row.run_id === run.id) return { duplicate: false, runId: run.id };
+  return { duplicate: true, runId: row.run_id, duplicates: Number(row.duplicates) };
 }
 
 export async function recordRejection(sql: Sql, hookId: string, status: number, reason: string, now: number): Promise<void> {
