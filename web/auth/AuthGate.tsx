@@ -3,6 +3,7 @@
  * this machine with an admin password); otherwise the app as is.
  */
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { fetchSession } from '../lib/preload.ts';
 
 type Session = { required: boolean; loggedIn: boolean } | 'unknown';
 
@@ -10,7 +11,7 @@ export function AuthGate({ children }: { children: ReactNode }) {
   const [session, setSession] = useState<Session>('unknown');
 
   useEffect(() => {
-    fetch('/auth/session')
+    fetchSession()
       .then((response) => response.json() as Promise<{ required: boolean; loggedIn: boolean }>)
       .then(setSession)
       .catch(() => setSession({ required: false, loggedIn: false }));

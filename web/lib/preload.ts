@@ -1,8 +1,9 @@
 /**
- * The flow of an editor URL starts loading in index.html, before this app's code has
- * arrived and run; here that answer is handed to the query cache, so opening a flow does
- * not wait for the code first and the server after. Any trouble with the early answer
- * (an error, a login needed) falls back to the ordinary request, with its usual errors.
+ * The session check and the flow of an editor URL start loading in index.html, before
+ * this app's code has arrived and run; here those answers are handed over, so opening a
+ * flow does not wait for the code first and the server after. Any trouble with an early
+ * answer (an error, a login needed) falls back to the ordinary request, with its usual
+ * errors.
  */
 import { queryClient, trpc, trpcClient } from './trpc.ts';
 
@@ -14,7 +15,16 @@ interface EarlyFlow {
 declare global {
   interface Window {
     __onceflowFlow?: EarlyFlow;
+    __onceflowSession?: Promise<Response | null>;
   }
+}
+
+/** The answer of GET /auth/session, asked early when the page loaded, else now. */
+export async function fetchSession(): Promise<Response> {
+  const early = window.__onceflowSession;
+  delete window.__onceflowSession;
+  const response = await early;
+  return response?.ok ? response : fetch('/auth/session');
 }
 
 type FlowAnswer = Awaited<ReturnType<typeof trpcClient.flows.get.query>>;
