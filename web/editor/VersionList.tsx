@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { trpcClient } from '../lib/trpc.ts';
 import { downloadDocument } from './download.ts';
+import { dateFormat } from '../lib/date-format.ts';
 
 export interface VersionSummary {
   id: string;
@@ -9,7 +10,7 @@ export interface VersionSummary {
   createdBy: string;
 }
 
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const formatDateTime = dateFormat({ dateStyle: 'medium', timeStyle: 'short' });
 
 /** Published versions, newest first, with who published them and when. */
 export function VersionList({ flowId, versions }: { flowId: string; versions: readonly VersionSummary[] }) {
@@ -35,7 +36,7 @@ export function VersionList({ flowId, versions }: { flowId: string; versions: re
               <strong>Version {version.version}</strong>
               {index === 0 && <span className="badge badge--live">Live</span>}
               <div className="muted">
-                Published by {version.createdBy} · {dateTime.format(new Date(version.createdAt))}
+                Published by {version.createdBy} · {formatDateTime(version.createdAt)}
               </div>
             </div>
             <button type="button" className="button-secondary small" onClick={() => void exportVersion(version.version)} aria-label={`Export version ${version.version}`}>

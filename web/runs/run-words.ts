@@ -1,5 +1,6 @@
 /** The words the run pages use for statuses, triggers, times and durations. */
 import type { RunStatus, StepStatus } from './run-types.ts';
+import { dateFormat } from '../lib/date-format.ts';
 
 export const RUN_STATUS_WORDS: Record<RunStatus, string> = {
   queued: 'queued',
@@ -82,13 +83,9 @@ function scheduleTime(eventId: string | null): string {
   return Number.isNaN(time) ? at || 'on time' : formatDateTime(time);
 }
 
-const TIME = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
-const SHORT_TIME = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
-const DATE_TIME = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', second: '2-digit' });
-
-export const formatTime = (at: number) => TIME.format(at);
-export const formatShortTime = (at: number) => SHORT_TIME.format(at);
-export const formatDateTime = (at: number) => DATE_TIME.format(at);
+export const formatTime = dateFormat({ hour: '2-digit', minute: '2-digit', second: '2-digit' });
+export const formatShortTime = dateFormat({ hour: '2-digit', minute: '2-digit' });
+export const formatDateTime = dateFormat({ day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', second: '2-digit' });
 
 /** Today's times without a date; other days with one. */
 export function formatWhen(at: number, now = Date.now()): string {
