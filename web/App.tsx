@@ -1,9 +1,13 @@
+import { lazy, Suspense } from 'react';
 import { FlowEditor } from './editor/FlowEditor.tsx';
 import { FlowList } from './flows/FlowList.tsx';
 import { navigate, usePath } from './lib/router.ts';
-import { InboxPage } from './runs/InboxPage.tsx';
-import { RunHistory } from './runs/RunHistory.tsx';
-import { RunView } from './runs/RunView.tsx';
+
+// The run pages load when first visited, so the flow list and the editor start with less
+// code to read.
+const InboxPage = lazy(() => import('./runs/InboxPage.tsx').then((module) => ({ default: module.InboxPage })));
+const RunHistory = lazy(() => import('./runs/RunHistory.tsx').then((module) => ({ default: module.RunHistory })));
+const RunView = lazy(() => import('./runs/RunView.tsx').then((module) => ({ default: module.RunView })));
 
 type Route =
   | { page: 'flows' }
@@ -43,7 +47,9 @@ export function App() {
         <span className="tagline">Automations that are safe to repeat</span>
       </header>
       <main className="app-main">
-        <Page route={current} />
+        <Suspense fallback={<p className="page-loading">Loading…</p>}>
+          <Page route={current} />
+        </Suspense>
       </main>
     </div>
   );
