@@ -28,16 +28,25 @@ const round = (value: number) => Math.round(value * 10) / 10;
 
 const now = (page: Page) => page.evaluate(() => performance.now());
 
-/** From `since` (page time): when the first steps are drawn with all 300 on the map, and when a click on a step shows its settings. */
+/**
+ * From `since` (page time): when the first steps are drawn with all 300 on the map
+ * (opened), and how long a click on a step then takes to show its settings, from the
+ * pointer going down to the settings being there, measured in the page (so the test
+ * driver's own checks before it clicks are not counted). Interactive is their sum.
+ */
 async function openedAndInteractive(page: Page, since: number) {
   await expect(page.locator('.react-flow__node[data-id="s0"]')).toBeVisible({ timeout: 60_000 });
   await expect(page.locator('.react-flow__minimap-node')).toHaveCount(STEPS);
   const drawn = await now(page);
+  await page.evaluate(() => {
+    document.addEventListener('pointerdown', (event) => ((window as unknown as { pressedAt: number }).pressedAt = event.timeStamp), { capture: true, once: true });
+  });
   await page.locator('.react-flow__node[data-id="s2"]').click();
   await expect(page.getByTestId('inspector').getByLabel('Label', { exact: true })).toHaveValue('Tell the team 2');
-  const interactive = await now(page);
+  const clickToSettings = await page.evaluate(() => performance.now() - (window as unknown as { pressedAt: number }).pressedAt);
   const stepsDrawn = await page.locator('.react-flow__node').count();
-  return { openedMs: Math.round(drawn - since), interactiveMs: Math.round(interactive - since), stepsDrawn };
+  const openedMs = Math.round(drawn - since);
+  return { openedMs, clickToSettingsMs: Math.round(clickToSettings), interactiveMs: Math.round(openedMs + clickToSettings), stepsDrawn };
 }
 
 test(`a ${STEPS}-step flow opens and drags smoothly`, async ({ page, request }) => {
