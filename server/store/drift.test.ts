@@ -4,9 +4,10 @@
  * engine. Prisma's migrate cannot run here, so this test is what keeps them in step.
  */
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testDatabases, type TestDatabase } from '../testing/databases.ts';
-import { openDatabase, type Db } from './db.ts';
+import { describe, expect, it } from 'vitest';
+import { testDatabases } from '../testing/databases.ts';
+import { useMigratedDatabase } from '../testing/migrated-database.ts';
+import type { Db } from './db.ts';
 import { migrate } from './migrate.ts';
 
 interface ModelShape {
@@ -85,28 +86,18 @@ it('reads every model of the schema', () => {
 
 for (const kind of testDatabases()) {
   describe(`schema drift on ${kind.name}`, () => {
-    let database: TestDatabase;
-    let db: Db;
-    beforeAll(async () => {
-      database = await kind.create();
-      db = await openDatabase(database.url);
-      await migrate(db);
-    });
-    afterAll(async () => {
-      await db?.close();
-      await database?.drop();
-    });
+    const database = useMigratedDatabase(kind);
 
     it('migrating again applies nothing', async () => {
-      expect(await migrate(db)).toEqual([]);
+      expect(await migrate(database())).toEqual([]);
     });
 
     for (const model of models) {
       it(`has table ${model.table} with every column and unique index`, async () => {
-        const columns = await actualColumns(db, model.table);
+        const columns = await actualColumns(database(), model.table);
         expect(columns.length, `table ${model.table} is missing`).toBeGreaterThan(0);
         for (const column of model.columns) expect(columns, `${model.table}.${column}`).toContain(column);
-        const uniques = (await actualUniques(db, model.table)).map((set) => set.join(','));
+        const uniques = (await actualUniques(database(), model.table)).map((set) => set.join(','));
         for (const unique of model.uniques) expect(uniques, `unique (${unique}) on ${model.table}`).toContain(unique.join(','));
       });
     }
