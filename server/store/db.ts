@@ -261,9 +261,30 @@ function toPostgres(sql: string): string {
   return text;
 }
 
+/*
+ * Statements are named, so each connection parses and plans one only the first time it
+ * runs it: an unnamed statement is planned again at every call, which for the webhook
+ * intake's one WITH statement cost more than executing it. Texts that vary with their
+ * arguments (lists of ids, batches of rows) would name without end, so naming stops at a
+ * bound and later texts run unnamed. Statements name their columns (no `SELECT *`), so a
+ * column added by a newer server's migration does not invalidate a prepared plan here.
+ */
+const MAX_NAMED_STATEMENTS = 500;
+const statementNames = new Map<string, string>();
+function statementName(text: string): string | undefined {
+  let name = statementNames.get(text);
+  if (name === undefined && statementNames.size < MAX_NAMED_STATEMENTS) {
+    name = `onceflow_${statementNames.size}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
 function postgresSql(client: pg.Pool | pg.PoolClient): Sql {
-  const query = (sql: string, params: readonly unknown[]) =>
-    client.query({ text: toPostgres(sql), values: params as unknown[] });
+  const query = (sql: string, params: readonly unknown[]) => {
+    const text = toPostgres(sql);
+    return client.query({ name: statementName(text), text, values: params as unknown[] });
+  };
   return {
     dialect: 'postgresql',
     async all<T>(sql: string, params: readonly unknown[] = []) {

@@ -38,7 +38,7 @@ export async function upsertCheckpoints(sql: Sql, checkpoints: readonly Checkpoi
 }
 
 export async function loadCheckpoints(sql: Sql, runId: string): Promise<CheckpointRow[]> {
-  const rows = await sql.all(`SELECT * FROM checkpoints WHERE run_id = ?`, [runId]);
+  const rows = await sql.all(`SELECT run_id, node_id, status, output, key_scope, key, attempt, created_at FROM checkpoints WHERE run_id = ?`, [runId]);
   return rows.map(toCheckpoint);
 }
 
