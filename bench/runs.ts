@@ -76,23 +76,28 @@ interface PlainDriver {
 function plainDriver(url: string): PlainDriver {
   if (url.startsWith('postgres')) {
     const pool = new pg.Pool({ connectionString: url, max: 10 });
+    // Prepared once per connection, as a careful hand-written worker would.
+    const names = new Map<string, string>();
+    const prepared = (text: string, values: unknown[]) => {
+      let index = 0;
+      const numbered = text.replace(/\?/g, () => `$${++index}`);
+      let name = names.get(numbered);
+      if (!name) names.set(numbered, (name = `floor_${names.size}`));
+      return { name, text: numbered, values };
+    };
     return {
       async transaction(statements) {
         const client = await pool.connect();
         try {
           await client.query('BEGIN');
-          for (const [text, values] of statements) {
-            let index = 0;
-            await client.query(text.replace(/\?/g, () => `$${++index}`), values);
-          }
+          for (const [text, values] of statements) await client.query(prepared(text, values));
           await client.query('COMMIT');
         } finally {
           client.release();
         }
       },
       async statement(text, values) {
-        let index = 0;
-        await pool.query(text.replace(/\?/g, () => `$${++index}`), values);
+        await pool.query(prepared(text, values));
       },
       close: () => pool.end(),
     };
