@@ -47,7 +47,7 @@ export function App() {
         <span className="tagline">Automations that are safe to repeat</span>
       </header>
       <main className="app-main">
-        <Suspense fallback={<p className="page-loading">Loading…</p>}>
+        <Suspense fallback={<p className="empty">Loading…</p>}>
           <Page route={current} />
         </Suspense>
       </main>

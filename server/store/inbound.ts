@@ -6,7 +6,7 @@
 import type { TimelineEvent } from '../engine/types.ts';
 import type { Sql } from './db.ts';
 import { toJson } from './rows.ts';
-import { insertRun, type NewRun } from './runs.ts';
+import { insertRun, queuedEvent, type NewRun } from './runs.ts';
 import { insertEvents } from './timeline.ts';
 
 export interface Delivery {
@@ -96,7 +96,7 @@ async function ingestInOneStatement(sql: Sql, delivery: Delivery): Promise<Inges
   const now = run.createdAt;
   const eventData = JSON.stringify(delivery.eventData);
   const repeatPrefix = `${eventData.slice(0, -1)}${eventData === '{}' ? '' : ','}"repeat":`;
-  const queuedData = toJson({ trigger: run.triggerKind, eventId: run.eventId, replayOf: run.replayOf });
+  const queuedData = toJson(queuedEvent(run).data);
   const row = await sql.get<{ run_id: string; duplicates: number }>(INGEST_ONE_STATEMENT, [
     ...upsertParams(delivery, now),
     run.id, run.flowId, run.versionId, toJson(run.input), run.triggerKind, run.triggerNode, run.eventId, run.replayOf, now, run.createdBy, run.id,

@@ -30,11 +30,13 @@ export async function insertRun(sql: Sql, run: NewRun, extraEvents: TimelineEven
      VALUES (?, ${seq}, ?, ?, 'queued', ?, ?, ?, ?, ?, 1, 0, ?, ?) RETURNING seq`,
     [run.id, run.flowId, run.versionId, toJson(run.input), run.triggerKind, run.triggerNode, run.eventId, run.replayOf, run.createdAt, run.createdBy],
   );
-  await insertEvents(sql, [
-    ...extraEvents,
-    { runId: run.id, type: 'run.queued', nodeId: null, attempt: 1, data: { trigger: run.triggerKind, eventId: run.eventId, replayOf: run.replayOf }, createdAt: run.createdAt },
-  ]);
+  await insertEvents(sql, [...extraEvents, queuedEvent(run)]);
   return Number(row!.seq);
+}
+
+/** The `run.queued` event every new run's timeline starts with (after what started it). */
+export function queuedEvent(run: NewRun): TimelineEvent {
+  return { runId: run.id, type: 'run.queued', nodeId: null, attempt: 1, data: { trigger: run.triggerKind, eventId: run.eventId, replayOf: run.replayOf }, createdAt: run.createdAt };
 }
 
 export interface LeaseRequest {
