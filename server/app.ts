@@ -7,9 +7,12 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { UserError } from './engine/errors.ts';
 import type { Env } from './env.ts';
 import { checkExposure, createAccess } from './auth/access.ts';
+import { createHostPolicy } from './auth/hosts.ts';
 import { registerAuth } from './http/auth.ts';
+import { openRoutes, registerGuard } from './http/guard.ts';
 import { registerHealth } from './http/health.ts';
 import { registerHooks } from './http/hooks.ts';
+import { serverOptions } from './http/server-options.ts';
 import { registerStatic } from './http/static.ts';
 import { registerSandbox } from './sandbox/plugin.ts';
 import { createServices, type Services } from './services.ts';
@@ -28,11 +31,21 @@ export interface RunningServer {
 }
 
 async function buildHttp(services: Services): Promise<FastifyInstance> {
-  const app = Fastify({ logger: false, bodyLimit: 1024 * 1024 });
-  const access = createAccess(services.env.ONCEFLOW_ADMIN_PASSWORD);
-  registerHealth(app, services);
-  registerAuth(app, access);
-  await registerHooks(app, services.webhooks);
+  const app = Fastify(serverOptions);
+  const { env } = services;
+  const access = createAccess(env.ONCEFLOW_ADMIN_PASSWORD);
+  // First, so that every route registered after it is guarded (default deny).
+  registerGuard(app, access, createHostPolicy({ bindHost: env.HOST, publicUrls: env.ONCEFLOW_PUBLIC_URL }));
+  await app.register(async (publicScope) => {
+    openRoutes(publicScope, 'public');
+    registerHealth(publicScope, services);
+    await registerHooks(publicScope, services.webhooks);
+  });
+  await app.register(async (openScope) => {
+    openRoutes(openScope, 'open');
+    registerAuth(openScope, access);
+    await registerStatic(openScope);
+  });
   await app.register(fastifyTRPCPlugin, {
     prefix: '/trpc',
     trpcOptions: {
@@ -41,7 +54,6 @@ async function buildHttp(services: Services): Promise<FastifyInstance> {
     } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
   });
   if (services.sandbox) await registerSandbox(app, services.sandbox);
-  await registerStatic(app);
   return app;
 }
 

@@ -22,6 +22,13 @@ const schema = z.object({
   /** The sandbox's SMTP receiver (0 picks a free port). */
   ONCEFLOW_SANDBOX_SMTP_PORT: z.coerce.number().int().min(0).max(65535).default(2525),
   ONCEFLOW_HTTP_ALLOW: z.string().optional(),
+  /** The addresses people and senders use to reach this server, comma-separated (a DNS name, a proxy). */
+  ONCEFLOW_PUBLIC_URL: z
+    .string()
+    .optional()
+    .refine((value) => (value ?? '').split(',').map((entry) => entry.trim()).filter(Boolean).every((entry) => URL.canParse(entry) && /^https?:/.test(entry)), {
+      message: 'give full addresses such as https://onceflow.example.com, separated by commas',
+    }),
   ONCEFLOW_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(32),
   /** Run and claim lease length; a dead worker's work is picked up after this (default: 30 s). */
   ONCEFLOW_LEASE_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),

@@ -1,4 +1,4 @@
-/** /auth/login, /auth/logout, /auth/session, and the guard in front of /trpc. */
+/** /auth/login, /auth/logout and /auth/session; guard.ts decides who reaches the other routes. */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { SESSION_COOKIE, type Access } from '../auth/access.ts';
 
@@ -16,14 +16,8 @@ export function credentialOf(request: FastifyRequest): string | undefined {
   return cookie(request, SESSION_COOKIE);
 }
 
+/** Registers the login routes; the caller opens them (they are how a session starts). */
 export function registerAuth(app: FastifyInstance, access: Access): void {
-  app.addHook('onRequest', async (request, reply) => {
-    if (!access.required || !request.url.startsWith('/trpc')) return;
-    if (!access.verify(credentialOf(request))) {
-      return reply.code(401).send({ error: { message: 'Log in first: this Onceflow server needs the admin password.', code: 'UNAUTHORIZED' } });
-    }
-  });
-
   app.get('/auth/session', async (request) => ({ required: access.required, loggedIn: access.verify(credentialOf(request)) }));
 
   app.post<{ Body: { password?: string; token?: boolean } }>('/auth/login', async (request, reply) => {

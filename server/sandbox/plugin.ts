@@ -14,6 +14,7 @@
  * Whether it is on is the app's decision; this module only builds and serves it.
  */
 import type { FastifyInstance } from 'fastify';
+import { openRoutes } from '../http/guard.ts';
 import { Ledger, RECEIVERS, SandboxSettings, type ReceiverName } from './ledger.ts';
 import { PaymentKeys, registerPayments } from './payments.ts';
 import { registerSimpleReceivers } from './simple-receivers.ts';
@@ -138,8 +139,13 @@ export async function registerSandbox(app: FastifyInstance, sandbox: Sandbox): P
         }
       });
 
-      registerPayments(scope, sandbox, sandbox.payments);
-      registerSimpleReceivers(scope, sandbox);
+      // The receivers stand in for outside services that steps call without a session;
+      // what arrived (the ledger, the mail) stays behind the login like the rest of the app.
+      await scope.register(async (receivers) => {
+        openRoutes(receivers, 'open');
+        registerPayments(receivers, sandbox, sandbox.payments);
+        registerSimpleReceivers(receivers, sandbox);
+      });
 
       scope.get('/', async () => ({
         receivers: RECEIVERS.map((name) => ({ name, settings: sandbox.settings.get(name) })),
