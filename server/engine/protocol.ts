@@ -4,8 +4,10 @@
  * record the claim's outcome, the checkpoint and the timeline in one fenced transaction.
  * A lost claim is answered from what the winner recorded.
  */
+import { errorMessage, NonRetriableError, RetryAfterError, UserError } from './errors.ts';
 import { parseDuration } from './flow/duration.ts';
 import { readClaim, takeOverClaim, tryClaim } from '../store/claims.ts';
+import { skipRecordOf, uncertainClaimMessage } from './review-decisions.ts';
 import { checkRenderedKey } from './templates/lint-key.ts';
 import { fingerprint, masked, retryDelay, retryPolicy, type StepExecution } from './step-runtime.ts';
 import type { StepKind, StepOutcome } from './steps/types.ts';
@@ -57,7 +59,7 @@ async function act(step: StepExecution, kind: StepKind<unknown>, prepared: unkno
     for (let attempt = 1; ; attempt++) {
       const outcome: StepOutcome = await kind.execute(prepared, {
         key: claim.key, runId: journal.run.id, flowId: step.flowId, nodeId: node.id, now: deps.clock.now, signal: step.signal, services: deps.services,
-      });
+      }).catch((error: unknown) => outcomeOfThrown(error, step.signal));
       deps.crash.check('after-act', node.id);
       const retriesLeft = attempt <= policy.max;
       const retry = async (message: string, hintMs?: number) => {
@@ -94,6 +96,25 @@ async function act(step: StepExecution, kind: StepKind<unknown>, prepared: unkno
   }
 }
 
+/**
+ * A step kind reports what happened as an outcome; a thrown error still must settle the
+ * claim at once, never leave it in progress for a lease. The error vocabulary says how
+ * much is known: a UserError or NonRetriableError is raised over the input or the
+ * server's policy before anything is sent (failed: the key may act again later); a
+ * RetryAfterError means try later (not done). Anything else may have happened after the
+ * request left: ambiguous, so a receiver that honours the key is asked again and any
+ * other stops for review. An interrupted worker (shutdown, lost lease) leaves the claim
+ * to its lease, as a crash would.
+ */
+function outcomeOfThrown(error: unknown, signal: AbortSignal): StepOutcome {
+  if (signal.aborted) throw error;
+  if (error instanceof UserError || error instanceof NonRetriableError) {
+    return { kind: 'failed', message: error.message };
+  }
+  if (error instanceof RetryAfterError) return { kind: 'not_done', message: error.message, retryAfterMs: error.retryAfterMs };
+  return { kind: 'ambiguous', message: `The step stopped with an unexpected error (${errorMessage(error)}); it is not known whether the receiver acted.` };
+}
+
 export async function runSideEffectStep(step: StepExecution, kind: StepKind<unknown>, prepared: unknown): Promise<StepResult> {
   const { deps, journal, node, render } = step;
   const template = typeof node.data.key === 'string' ? node.data.key : '';
@@ -127,11 +148,10 @@ export async function runSideEffectStep(step: StepExecution, kind: StepKind<unkn
         continue;
       }
       case 'uncertain': {
-        const message = claim.ownerRunId === runId
-          ? 'It is not known whether this step happened; choose what to do.'
-          : `It is not known whether run ${claim.ownerRunId} did this already; its review decides.`;
+        const message = uncertainClaimMessage(claim, runId);
+        const skipped = skipRecordOf(claim.output);
         journal.checkpoint(node.id, 'uncertain', null, { scope, key });
-        journal.event('step.uncertain', node.id, { key, scope, message, runId: claim.ownerRunId });
+        journal.event('step.uncertain', node.id, { key, scope, message, runId: claim.ownerRunId, ...(skipped ? { skippedBy: skipped } : {}) });
         journal.event('run.needs_review', null, { nodeId: node.id, message });
         await journal.flush({ ending: { status: 'needs_review', error: message } });
         return { kind: 'ended' };

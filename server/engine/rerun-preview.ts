@@ -9,6 +9,7 @@ import type { Db } from '../store/db.ts';
 import { loadCheckpoints } from '../store/timeline.ts';
 import { isSideEffectStep, type FlowNode } from './flow/document.ts';
 import type { FlowPlan } from './flow-plan.ts';
+import { describeSkip, skipRecordOf } from './review-decisions.ts';
 import { triggerContext } from './run-executor.ts';
 import { renderTemplate, type RenderContext } from './templates/render.ts';
 import type { CheckpointRow, RunRow } from './types.ts';
@@ -62,7 +63,10 @@ export async function previewRerun(db: Db, run: RunRow, plan: FlowPlan): Promise
       continue;
     }
     if (checkpoint?.status === 'uncertain') {
-      steps.push({ nodeId: node.id, label: label(node), sideEffect, action: 'review', reason: 'Waits for your decision: it is not known whether this happened.' });
+      const claim = checkpoint.keyScope && checkpoint.key ? await readClaim(db, checkpoint.keyScope, checkpoint.key) : undefined;
+      const skipped = skipRecordOf(claim?.output);
+      const why = skipped ? describeSkip(skipped) : 'it is not known whether this happened.';
+      steps.push({ nodeId: node.id, label: label(node), sideEffect, action: 'review', reason: `Waits for your decision: ${why}` });
       continue;
     }
     const ref = renderKey(node, context, run.flowId);
@@ -75,7 +79,9 @@ export async function previewRerun(db: Db, run: RunRow, plan: FlowPlan): Promise
       const by = claim.ownerRunId === run.id ? 'this run' : `run ${claim.ownerRunId}`;
       steps.push({ nodeId: node.id, label: label(node), sideEffect, action: 'deduplicate', reason: `Duplicate stopped: key ${ref.key} was already done by ${by}; its result is reused and nothing is sent again.` });
     } else if (claim?.status === 'uncertain') {
-      steps.push({ nodeId: node.id, label: label(node), sideEffect, action: 'review', reason: `Waits for a decision: it is not known whether key ${ref.key} was done.` });
+      const skipped = skipRecordOf(claim.output);
+      const why = skipped ? describeSkip(skipped) : `it is not known whether key ${ref.key} was done.`;
+      steps.push({ nodeId: node.id, label: label(node), sideEffect, action: 'review', reason: `Waits for a decision: ${why}` });
     } else {
       steps.push({ nodeId: node.id, label: label(node), sideEffect, action: 'act', reason: `Acts: nothing was done yet with key ${ref.key}${claim?.status === 'failed' ? ' (the last try was refused)' : ''}.` });
     }

@@ -4,7 +4,8 @@
  * one transaction with its timeline event.
  */
 import { newId } from '../ids.ts';
-import { readClaim, resolveUncertainClaim } from '../store/claims.ts';
+import { readClaim, recordSkipOnUncertainClaim, resolveUncertainClaim } from '../store/claims.ts';
+import type { SkipRecord } from './review-decisions.ts';
 import type { Db } from '../store/db.ts';
 import type { FlowStore } from '../store/flows.ts';
 import { CLAIM_COLUMNS, toClaim } from '../store/rows.ts';
@@ -186,8 +187,9 @@ export function runService({ db, flows, plans, clock, onQueued }: RunServiceDeps
 
     /**
      * A person's decision on a step whose outcome is unknown: it happened (record it as
-     * done), do it (release the key so the step acts once more), or skip it. The run then
-     * continues as a new attempt.
+     * done), do it (release the key so the step acts once more), or skip it (this run goes
+     * on without the step; the key stays uncertain, so any later run that meets it stops
+     * for review and names this decision). The run then continues as a new attempt.
      */
     async resolve(id: string, nodeId: string, decision: ReviewDecision, by = 'admin') {
       const run = await requireRun(id);
@@ -208,7 +210,8 @@ export function runService({ db, flows, plans, clock, onQueued }: RunServiceDeps
           await resolveUncertainClaim(tx, ref, 'failed', null, now);
           await deleteCheckpoint(tx, id, nodeId);
         } else {
-          await resolveUncertainClaim(tx, ref, 'failed', null, now);
+          const skipped: SkipRecord = { decision: 'skip', runId: id, runSeq: run.seq, by, at: decisionRecord.at };
+          await recordSkipOnUncertainClaim(tx, ref, skipped, now);
           await upsertCheckpoints(tx, [{ runId: id, nodeId, status: 'skipped', output: { reason: 'review', continue: true }, ...keyColumns(ref), attempt: run.attempt, createdAt: now }]);
         }
         await insertEvents(tx, [{ runId: id, type: 'step.resolved', nodeId, attempt: run.attempt, data: { ...decisionRecord, ...ref }, createdAt: now }]);

@@ -24,7 +24,9 @@
  * - succeeded: the action is done; its output is reused by everyone with the same key.
  * - failed: definitively refused by the receiver; the next claimant takes it over and acts.
  * - uncertain: the outcome is unknown and the receiver does not honour keys; it waits for
- *   a person. Expired claims (past their keep time) count as absent.
+ *   a person. "It happened" makes it succeeded, "do it now" failed (the next claimant
+ *   acts); "Skip" leaves it uncertain with a record of the skip, so every later run with
+ *   the key stops for review. Expired claims (past their keep time) count as absent.
  */
 
 export const RUN_STATUSES = ['queued', 'running', 'waiting', 'succeeded', 'failed', 'needs_review', 'cancelled'] as const;

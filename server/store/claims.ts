@@ -94,7 +94,7 @@ export async function extendClaimLease(sql: Sql, claim: { scope: string; key: st
   return changed === 1;
 }
 
-/** A review decision on an uncertain claim; returns the claim as it was, or undefined when it is not uncertain. */
+/** "It happened" (succeeded) or "do it now" (failed, so the next claimant acts); false when it is not uncertain. */
 export async function resolveUncertainClaim(
   sql: Sql,
   claim: { scope: string; key: string },
@@ -105,6 +105,18 @@ export async function resolveUncertainClaim(
   const changed = await sql.run(
     `UPDATE claims SET status = ?, output = ?, fence = fence + 1, updated_at = ? WHERE scope = ? AND key = ? AND status = 'uncertain'`,
     [to, toJson(output), now, claim.scope, claim.key],
+  );
+  return changed === 1;
+}
+
+/**
+ * Records a Skip on an uncertain claim. The claim stays uncertain: skipping says nothing
+ * about whether the action happened, so no later run may act on the key without a person.
+ */
+export async function recordSkipOnUncertainClaim(sql: Sql, claim: { scope: string; key: string }, record: unknown, now: number): Promise<boolean> {
+  const changed = await sql.run(
+    `UPDATE claims SET output = ?, updated_at = ? WHERE scope = ? AND key = ? AND status = 'uncertain'`,
+    [toJson(record), now, claim.scope, claim.key],
   );
   return changed === 1;
 }

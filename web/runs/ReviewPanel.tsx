@@ -43,7 +43,7 @@ export function ReviewPanel({ runId, step, events }: { runId: string; step: Step
         </div>
         <div className="review__choice">
           <button type="button" className="button-secondary" disabled={resolve.isPending} onClick={() => decide('skip')}>Skip</button>
-          <p>The run goes on without this step; it is not done again.</p>
+          <p>This run goes on without the step. Whether it happened stays unknown, so a later run with the same key stops and asks again.</p>
         </div>
       </div>
       {resolve.error && <p role="alert" className="error">{resolve.error.message}</p>}

@@ -184,7 +184,7 @@ export function describeEvent(event: TimelineEntry, context: SentenceContext): S
       const words =
         data.decision === 'happened' ? `${by} said it happened; it is recorded as done and nothing is sent again.`
         : data.decision === 'do-it' ? `${by} said it did not happen; it is done now.`
-        : `${by} chose to skip it; the run goes on without it.`;
+        : `${by} chose to skip it; the run goes on without it. Whether it happened stays unknown, so a later run with the same key will ask again.`;
       return { title: 'Decision recorded', parts: [words], tone: 'info', icon: 'flag' };
     }
     case 'step.waiting': {

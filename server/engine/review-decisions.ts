@@ -1,0 +1,39 @@
+/**
+ * What a person decided about a step whose outcome was unknown, as far as later runs with
+ * the same key need to know. Only "It happened" and "It did not happen — do it now" settle
+ * a key; "Skip" lets one run go on without the step and leaves the key uncertain, with a
+ * record of who skipped it where, so the next run that meets the key stops and says so
+ * instead of acting on a guess.
+ */
+
+/** Kept in the uncertain claim's `output` after a Skip. */
+export interface SkipRecord {
+  decision: 'skip';
+  runId: string;
+  runSeq: number;
+  by: string;
+  /** ISO time of the decision. */
+  at: string;
+}
+
+export function skipRecordOf(output: unknown): SkipRecord | undefined {
+  const value = output as Partial<SkipRecord> | null | undefined;
+  if (!value || value.decision !== 'skip' || typeof value.runId !== 'string' || typeof value.at !== 'string') return undefined;
+  return { decision: 'skip', runId: value.runId, runSeq: Number(value.runSeq), by: String(value.by ?? 'someone'), at: value.at };
+}
+
+const day = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
+
+/** "Run #12 skipped this on 30 Nov; it is not known whether it happened." */
+export function describeSkip(record: SkipRecord): string {
+  return `Run #${record.runSeq} skipped this on ${day.format(new Date(record.at))}; it is not known whether it happened.`;
+}
+
+/** Why a run that met an uncertain claim stops for review, naming the earlier decision. */
+export function uncertainClaimMessage(claim: { ownerRunId: string; output: unknown }, runId: string): string {
+  const skipped = skipRecordOf(claim.output);
+  if (skipped) return `${describeSkip(skipped)} It will not be done on a guess: choose what to do.`;
+  return claim.ownerRunId === runId
+    ? 'It is not known whether this step happened; choose what to do.'
+    : `It is not known whether run ${claim.ownerRunId} did this already; its review decides.`;
+}
