@@ -12,7 +12,7 @@ import { registerAuth } from './http/auth.ts';
 import { openRoutes, registerGuard } from './http/guard.ts';
 import { registerHealth } from './http/health.ts';
 import { registerHooks } from './http/hooks.ts';
-import { serverOptions } from './http/server-options.ts';
+import { httpServerOptions, type HttpLimits } from './http/server-options.ts';
 import { registerStatic } from './http/static.ts';
 import { registerSandbox } from './sandbox/plugin.ts';
 import { createServices, type Services } from './services.ts';
@@ -22,6 +22,8 @@ export interface ServerOptions {
   env: Env;
   /** Run the embedded worker (default: true). */
   worker?: boolean;
+  /** Body size and time-outs for every request (default: DEFAULT_HTTP_LIMITS). */
+  http?: Partial<HttpLimits>;
 }
 
 export interface RunningServer {
@@ -30,8 +32,8 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-async function buildHttp(services: Services): Promise<FastifyInstance> {
-  const app = Fastify(serverOptions);
+async function buildHttp(services: Services, limits: Partial<HttpLimits> = {}): Promise<FastifyInstance> {
+  const app = Fastify(httpServerOptions(limits));
   const { env } = services;
   const access = createAccess(env.ONCEFLOW_ADMIN_PASSWORD);
   // First, so that every route registered after it is guarded (default deny).
@@ -63,7 +65,7 @@ export function createServer(options: ServerOptions) {
       const { env } = options;
       checkExposure(env.HOST, env.ONCEFLOW_ADMIN_PASSWORD);
       const services = await createServices(env);
-      const app = await buildHttp(services);
+      const app = await buildHttp(services, options.http);
       try {
         await app.listen({ port: env.PORT, host: env.HOST });
       } catch (error) {

@@ -10,12 +10,17 @@ import { ingestDelivery, recordRejection } from '../store/inbound.ts';
 import { verifySignature } from '../webhooks/signatures.ts';
 import { errorMessage } from './errors.ts';
 import { parseDuration } from './flow/duration.ts';
+import { describeValueProblem, findValueProblem } from './input-limits.ts';
 import { MAX_KEY_LENGTH } from './templates/lint-key.ts';
 import { renderTemplate } from './templates/render.ts';
 import type { TriggerDirectory } from './trigger-directory.ts';
 import type { Clock } from './types.ts';
 
 export const MAX_WEBHOOK_BODY = 1024 * 1024;
+/** Webhook ids are 32 base64url characters (ids.ts); anything else names no webhook. */
+const HOOK_ID_SHAPE = /^[A-Za-z0-9_-]{1,100}$/;
+// PostgreSQL cannot store NUL, and no sender means a tab or newline in an event id.
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 const DEFAULT_DEDUPE_WINDOW = '30d';
 /** Never copied into a run: credentials and signatures. */
 const PRIVATE_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'x-api-key', 'webhook-signature', 'stripe-signature']);
@@ -40,24 +45,39 @@ export interface WebhookIntakeDeps {
   onQueued(): void;
 }
 
-function parseBody(contentType: string | undefined, raw: Buffer): { ok: true; body: unknown } | { ok: false; status: number; reason: string } {
+type ParsedBody = { ok: true; body: unknown } | { ok: false; status: number; reason: string };
+
+function parseBody(contentType: string | undefined, raw: Buffer): ParsedBody {
   const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  let body: unknown;
   if (type === 'application/json' || type.endsWith('+json')) {
     try {
-      return { ok: true, body: raw.length === 0 ? {} : JSON.parse(raw.toString('utf8')) };
+      body = raw.length === 0 ? {} : JSON.parse(raw.toString('utf8'));
     } catch (error) {
       return { ok: false, status: 400, reason: `The body is not valid JSON: ${errorMessage(error)}.` };
     }
+  } else if (type === 'application/x-www-form-urlencoded') {
+    body = parseForm(raw);
+  } else {
+    return { ok: false, status: 415, reason: `Send JSON (application/json) or a form (application/x-www-form-urlencoded), not ${type || 'a body without a content type'}.` };
   }
-  if (type === 'application/x-www-form-urlencoded') {
-    const body: Record<string, string | string[]> = {};
-    for (const [name, value] of new URLSearchParams(raw.toString('utf8'))) {
-      const existing = body[name];
-      body[name] = existing === undefined ? value : Array.isArray(existing) ? [...existing, value] : [existing, value];
-    }
-    return { ok: true, body };
+  // Before anything walks the value recursively (storing, templates, masking, the web).
+  const problem = findValueProblem(body);
+  return problem ? { ok: false, status: 400, reason: describeValueProblem('The body', problem) } : { ok: true, body };
+}
+
+/**
+ * Every field stays a plain field, whatever its name: fields are gathered in a Map and
+ * defined as own properties, so `__proto__`, `constructor` or `toString` never reach (or
+ * collide with) Object.prototype. A repeated field becomes a list.
+ */
+function parseForm(raw: Buffer): Record<string, string | string[]> {
+  const fields = new Map<string, string | string[]>();
+  for (const [name, value] of new URLSearchParams(raw.toString('utf8'))) {
+    const existing = fields.get(name);
+    fields.set(name, existing === undefined ? value : Array.isArray(existing) ? [...existing, value] : [existing, value]);
   }
-  return { ok: false, status: 415, reason: `Send JSON (application/json) or a form (application/x-www-form-urlencoded), not ${type || 'a body without a content type'}.` };
+  return Object.fromEntries(fields);
 }
 
 function publicHeaders(headers: IncomingDelivery['headers'], signatureHeader: string | undefined): Record<string, string> {
@@ -74,7 +94,8 @@ export function webhookIntake(deps: WebhookIntakeDeps) {
   const { db, clock } = deps;
 
   async function reject(hookId: string, status: number, reason: string): Promise<IntakeAnswer> {
-    await recordRejection(db, hookId, status, reason, clock.now()).catch(() => {});
+    const recordedAs = HOOK_ID_SHAPE.test(hookId) ? hookId : '(unknown)';
+    await recordRejection(db, recordedAs, status, reason, clock.now()).catch(() => {});
     return { status, body: { error: reason } };
   }
 
@@ -82,7 +103,7 @@ export function webhookIntake(deps: WebhookIntakeDeps) {
     reject,
 
     async receive(delivery: IncomingDelivery): Promise<IntakeAnswer> {
-      const trigger = await deps.triggers.find(delivery.hookId);
+      const trigger = HOOK_ID_SHAPE.test(delivery.hookId) ? await deps.triggers.find(delivery.hookId) : null;
       if (!trigger || trigger.kind !== 'trigger.webhook') {
         return reject('(unknown)', 404, `No webhook has the id ${delivery.hookId.slice(0, 12)}…; check the URL.`);
       }
@@ -110,7 +131,11 @@ export function webhookIntake(deps: WebhookIntakeDeps) {
       }
       if (!eventId.trim()) return reject(trigger.hookId, 400, 'The delivery has an empty event id.');
       if (eventId.length > MAX_KEY_LENGTH) return reject(trigger.hookId, 400, `The event id is longer than ${MAX_KEY_LENGTH} characters.`);
+      if (CONTROL_CHARACTER.test(eventId)) return reject(trigger.hookId, 400, 'The event id contains a control character (such as NUL, a tab or a line break); send it without one.');
 
+      // Brings the masker up to date in a process that runs no worker (cached: one small
+      // query a second at most), so a secret set elsewhere is never stored here in clear.
+      await deps.secrets().catch(() => undefined);
       const runId = newId('run');
       // One statement on PostgreSQL, one group commit on SQLite: the delivery is durable
       // before it is acknowledged.

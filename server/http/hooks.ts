@@ -1,6 +1,7 @@
 /** POST /hooks/:hookId — a thin adapter over the engine's webhook intake. */
 import type { FastifyInstance } from 'fastify';
 import { MAX_WEBHOOK_BODY, type WebhookIntake } from '../engine/webhook-intake.ts';
+import { refusedValue, refusedValueMessage } from '../store/db-errors.ts';
 
 export async function registerHooks(app: FastifyInstance, intake: WebhookIntake): Promise<void> {
   await app.register(async (scope) => {
@@ -10,9 +11,13 @@ export async function registerHooks(app: FastifyInstance, intake: WebhookIntake)
 
     scope.setErrorHandler(async (error: { code?: string; statusCode?: number; message: string }, request, reply) => {
       const hookId = (request.params as { hookId?: string }).hookId ?? '(unknown)';
-      const status = error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 413 : error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? 415 : (error.statusCode ?? 500);
-      const reason = status === 413
-        ? `The body is larger than ${MAX_WEBHOOK_BODY / 1024 / 1024} MiB.`
+      // A value the database refuses (PostgreSQL's NUL, a number out of range) is the
+      // sender's to fix: a 500 would have them send it again forever.
+      const refused = refusedValue(error);
+      const status = error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 413 : error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? 415 : refused ? 400 : (error.statusCode ?? 500);
+      const reason = refused
+        ? refusedValueMessage(refused)
+        : status === 413 ? `The body is larger than ${MAX_WEBHOOK_BODY / 1024 / 1024} MiB.`
         : status === 415 ? 'Send JSON (application/json) or a form (application/x-www-form-urlencoded).' : 'The delivery could not be read.';
       if (status >= 500) request.log.error({ err: error }, 'webhook delivery failed');
       const answer = status < 500 ? await intake.reject(hookId, status, reason) : { status, body: { error: 'The delivery could not be recorded; send it again.' } };

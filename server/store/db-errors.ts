@@ -44,3 +44,41 @@ export function postgresOpenError(url: string, error: unknown): UserError {
 export function redactUrl(url: string): string {
   return url.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');
 }
+
+/**
+ * Why the database refused a value that came from outside, or null when the error is of
+ * another kind. PostgreSQL answers class 22 ("data exception": a NUL byte, a number out
+ * of a column's range, text that is not a number) and class 54 ("program limit
+ * exceeded": a value too large for an index) for values no query could use; those are
+ * the sender's to fix, never a server fault. Looks through `cause` chains and Prisma's
+ * wrapping of the driver's error.
+ */
+export function refusedValue(error: unknown): 'invalid' | 'too-large' | null {
+  const code = sqlState(error);
+  if (!code) return null;
+  if (code.startsWith('22')) return 'invalid';
+  if (code.startsWith('54')) return 'too-large';
+  return null;
+}
+
+/** One sentence for a person about a value the database refused. */
+export function refusedValueMessage(kind: 'invalid' | 'too-large'): string {
+  return kind === 'invalid'
+    ? 'Something sent cannot be stored or searched for (for example a NUL character, or a number larger than any run number); change it and try again.'
+    : 'Something sent is too large for the database (for example a very long name or id); shorten it and try again.';
+}
+
+const SQLSTATE = /^[0-9A-Z]{5}$/;
+
+function sqlState(error: unknown, depth = 0): string | null {
+  if (!error || typeof error !== 'object' || depth > 5) return null;
+  const candidate = error as {
+    code?: unknown; severity?: unknown; cause?: unknown;
+    meta?: { driverAdapterError?: { cause?: { originalCode?: unknown; kind?: unknown } } };
+  };
+  // pg's DatabaseError carries the SQLSTATE in `code` next to a `severity`.
+  if (typeof candidate.code === 'string' && SQLSTATE.test(candidate.code) && typeof candidate.severity === 'string') return candidate.code;
+  const adapter = candidate.meta?.driverAdapterError?.cause;
+  if (adapter?.kind === 'postgres' && typeof adapter.originalCode === 'string' && SQLSTATE.test(adapter.originalCode)) return adapter.originalCode;
+  return sqlState(candidate.cause, depth + 1);
+}

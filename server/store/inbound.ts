@@ -110,8 +110,13 @@ async function ingestInOneStatement(sql: Sql, delivery: Delivery): Promise<Inges
   return { duplicate: true, runId: row.run_id, duplicates: Number(row.duplicates) };
 }
 
+// A reason may quote what was sent (a URL, a JSON parser's excerpt); PostgreSQL cannot
+// store NUL, and a log line should not break on a line feed.
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/g;
+
 export async function recordRejection(sql: Sql, hookId: string, status: number, reason: string, now: number): Promise<void> {
-  await sql.run(`INSERT INTO webhook_rejections (hook_id, status, reason, received_at) VALUES (?, ?, ?, ?)`, [hookId, status, reason.slice(0, 500), now]);
+  const printable = (text: string) => text.replace(CONTROL_CHARACTERS, '\uFFFD');
+  await sql.run(`INSERT INTO webhook_rejections (hook_id, status, reason, received_at) VALUES (?, ?, ?, ?)`, [printable(hookId), status, printable(reason.slice(0, 500)), now]);
 }
 
 export interface InboxDelivery {

@@ -102,17 +102,29 @@ export interface RunFilter {
   limit: number;
 }
 
+/** The largest run number a column can hold (PostgreSQL `integer`); larger ones match nothing. */
+export const MAX_RUN_NUMBER = 2_147_483_647;
+
+/** `12` or `#12` as a run number, or null when the text is not one any run can have. */
+function runNumber(search: string): number | null {
+  const digits = /^#?0*(\d{1,10})$/.exec(search)?.[1];
+  if (digits === undefined) return null;
+  const number = Number(digits);
+  return number <= MAX_RUN_NUMBER ? number : null;
+}
+
 export async function listRuns(sql: Sql, filter: RunFilter): Promise<RunRow[]> {
   const where: string[] = [];
   const params: unknown[] = [];
   if (filter.flowId) { where.push('flow_id = ?'); params.push(filter.flowId); }
   if (filter.status) { where.push('status = ?'); params.push(filter.status); }
-  if (filter.beforeSeq !== undefined) { where.push('seq < ?'); params.push(filter.beforeSeq); }
+  // Every run number fits the column, so a cursor beyond it leaves every run in.
+  if (filter.beforeSeq !== undefined && filter.beforeSeq <= MAX_RUN_NUMBER) { where.push('seq < ?'); params.push(filter.beforeSeq); }
   const search = filter.search?.trim();
   if (search) {
-    const number = /^#?(\d+)$/.exec(search)?.[1];
-    where.push(number ? '(id = ? OR event_id = ? OR seq = ?)' : '(id = ? OR event_id = ?)');
-    params.push(search, search, ...(number ? [Number(number)] : []));
+    const number = runNumber(search);
+    where.push(number === null ? '(id = ? OR event_id = ?)' : '(id = ? OR event_id = ? OR seq = ?)');
+    params.push(search, search, ...(number === null ? [] : [number]));
   }
   params.push(filter.limit);
   const rows = await sql.all(

@@ -2,13 +2,14 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer, type RunningServer } from '../app.ts';
+import { createServer, type RunningServer, type ServerOptions } from '../app.ts';
 import { readEnv } from '../env.ts';
 import type { RunStatus } from '../engine/types.ts';
 import { getRun } from '../store/runs.ts';
 
-export async function startApp(databaseUrl: string, env: Record<string, string> = {}): Promise<RunningServer> {
+export async function startApp(databaseUrl: string, env: Record<string, string> = {}, options: Omit<ServerOptions, 'env'> = {}): Promise<RunningServer> {
   return createServer({
+    ...options,
     env: readEnv({ DATABASE_URL: databaseUrl, ONCEFLOW_DATA_DIR: mkdtempSync(join(tmpdir(), 'onceflow-data-')), PORT: '0', ONCEFLOW_SANDBOX_SMTP_PORT: '0', ONCEFLOW_POLL_MS: '20', ONCEFLOW_LEASE_MS: '2000', ONCEFLOW_LOG_LEVEL: 'silent', ...env }),
   }).start();
 }

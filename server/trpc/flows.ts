@@ -1,28 +1,31 @@
 import { z } from 'zod';
+import { idText, jsonValue, plainText } from './inputs.ts';
 import { procedure, router } from './trpc.ts';
 
-const flowId = z.object({ id: z.string().min(1) });
+const flowId = z.object({ id: idText('The flow id') });
+// Names and ids inside a flow become database rows, so a document refuses NUL too.
+const document = jsonValue('The flow', { refuseNul: true });
 
 export const flowsRouter = router({
   list: procedure.query(({ ctx }) => ctx.services.flows.list()),
   get: procedure.input(flowId).query(({ ctx, input }) => ctx.services.flows.get(input.id)),
   create: procedure
-    .input(z.object({ name: z.string().min(1).max(200), document: z.unknown().optional() }))
+    .input(z.object({ name: plainText('The name', 200, 1), document: document.optional() }))
     .mutation(({ ctx, input }) => ctx.services.flows.create(input)),
   saveDraft: procedure
-    .input(z.object({ id: z.string().min(1), document: z.unknown() }))
+    .input(z.object({ id: idText('The flow id'), document }))
     .mutation(({ ctx, input }) => ctx.services.flows.saveDraft(input.id, input.document)),
   publish: procedure.input(flowId).mutation(({ ctx, input }) => ctx.services.flows.publish(input.id, ctx.user)),
   versions: procedure.input(flowId).query(({ ctx, input }) => ctx.services.flows.versions(input.id)),
   import: procedure
-    .input(z.object({ document: z.unknown() }))
+    .input(z.object({ document }))
     .mutation(({ ctx, input }) => ctx.services.flows.import(input.document, ctx.user)),
   export: procedure
-    .input(z.object({ id: z.string().min(1), version: z.number().int().positive().optional() }))
+    .input(z.object({ id: idText('The flow id'), version: z.number().int().positive().max(2_147_483_647, 'There is no version with that number.').optional() }))
     .query(({ ctx, input }) => ctx.services.flows.export(input.id, input.version)),
   /** Renders a key template against the sample input of the given (unsaved) document or the draft. */
   previewKey: procedure
-    .input(z.object({ id: z.string().min(1), nodeId: z.string().min(1), template: z.string().max(2000).optional(), document: z.unknown().optional() }))
+    .input(z.object({ id: idText('The flow id'), nodeId: idText('The step id'), template: z.string().max(2000).optional(), document: document.optional() }))
     .query(({ ctx, input }) => ctx.services.flows.previewKey(input.id, input.nodeId, input.template, input.document)),
   delete: procedure.input(flowId).mutation(({ ctx, input }) => ctx.services.flows.delete(input.id)),
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Env } from '../env.ts';
 import { listTemplates, useTemplate } from '../gallery/gallery.ts';
+import { idText } from './inputs.ts';
 import { procedure, router } from './trpc.ts';
 
 /**
@@ -15,7 +16,7 @@ export function serverBaseUrl(env: Pick<Env, 'HOST' | 'PORT'>): string {
 export const galleryRouter = router({
   list: procedure.query(() => listTemplates()),
   /** Makes an editable copy of a template as a new flow (a draft, not yet published). */
-  use: procedure.input(z.object({ templateId: z.string().min(1).max(200) })).mutation(({ ctx, input }) => {
+  use: procedure.input(z.object({ templateId: idText('The template id') })).mutation(({ ctx, input }) => {
     const { services } = ctx;
     const document = useTemplate(input.templateId, services.publicUrl ?? serverBaseUrl(services.env), services.sandbox?.smtp?.port);
     return ctx.services.flows.create({ name: document.name, document });

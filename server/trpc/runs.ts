@@ -1,37 +1,40 @@
 import { z } from 'zod';
 import { RUN_STATUSES } from '../engine/types.ts';
+import { idText, jsonValue, plainText, runNumber } from './inputs.ts';
 import { procedure, router } from './trpc.ts';
 
-const runId = z.object({ runId: z.string().min(1) });
+const runId = z.object({ runId: idText('The run id') });
+// Optional filters: empty text means "any".
+const flowFilter = plainText('The flow id', 200).optional();
 
 export const runsRouter = router({
   start: procedure
-    .input(z.object({ flowId: z.string().min(1), input: z.unknown().optional() }))
+    .input(z.object({ flowId: idText('The flow id'), input: jsonValue('The input').optional() }))
     .mutation(({ ctx, input }) => ctx.services.runs.start({ ...input, by: ctx.user })),
   list: procedure
     .input(z.object({
-      flowId: z.string().optional(),
+      flowId: flowFilter,
       status: z.enum(RUN_STATUSES).optional(),
-      search: z.string().max(300).optional(),
-      cursor: z.number().int().optional(),
+      search: plainText('The search', 300).optional(),
+      cursor: runNumber.optional(),
       limit: z.number().int().min(1).max(500).optional(),
     }))
     .query(({ ctx, input }) => ctx.services.runs.list(input)),
   get: procedure.input(runId).query(({ ctx, input }) => ctx.services.runs.get(input.runId)),
   timeline: procedure
-    .input(z.object({ runId: z.string().min(1), afterId: z.number().int().min(0).optional(), limit: z.number().int().min(1).max(5000).optional() }))
+    .input(z.object({ runId: idText('The run id'), afterId: z.number().int().min(0).optional(), limit: z.number().int().min(1).max(5000).optional() }))
     .query(({ ctx, input }) => ctx.services.runs.timeline(input.runId, input.afterId, input.limit)),
   rerunPreview: procedure.input(runId).query(({ ctx, input }) => ctx.services.runs.rerunPreview(input.runId)),
   bulkPreview: procedure
-    .input(z.object({ flowId: z.string().optional(), status: z.enum(['failed', 'needs_review']) }))
+    .input(z.object({ flowId: flowFilter, status: z.enum(['failed', 'needs_review']) }))
     .query(({ ctx, input }) => ctx.services.runs.bulkPreview(input)),
   bulkRerun: procedure
-    .input(z.object({ flowId: z.string().optional(), status: z.enum(['failed', 'needs_review']) }))
+    .input(z.object({ flowId: flowFilter, status: z.enum(['failed', 'needs_review']) }))
     .mutation(({ ctx, input }) => ctx.services.runs.bulkRerun(input, ctx.user)),
   rerun: procedure.input(runId).mutation(({ ctx, input }) => ctx.services.runs.rerun(input.runId, ctx.user)),
   replay: procedure.input(runId).mutation(({ ctx, input }) => ctx.services.runs.replay(input.runId, ctx.user)),
   cancel: procedure.input(runId).mutation(({ ctx, input }) => ctx.services.runs.cancel(input.runId, ctx.user)),
   resolve: procedure
-    .input(z.object({ runId: z.string().min(1), nodeId: z.string().min(1), decision: z.enum(['happened', 'do-it', 'skip']) }))
+    .input(z.object({ runId: idText('The run id'), nodeId: idText('The step id'), decision: z.enum(['happened', 'do-it', 'skip']) }))
     .mutation(({ ctx, input }) => ctx.services.runs.resolve(input.runId, input.nodeId, input.decision, ctx.user)),
 });
