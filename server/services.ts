@@ -75,7 +75,7 @@ export async function createServices(env: Env, log: Logger = pino({ level: env.O
   });
   const config: EngineConfig = { ...DEFAULT_ENGINE_CONFIG, leaseMs: env.ONCEFLOW_LEASE_MS, claimLeaseMs: env.ONCEFLOW_LEASE_MS };
   const crash = createCrashPoints(env.ONCEFLOW_CRASH_AT);
-  const checkUrl = createNetworkPolicy(env.ONCEFLOW_HTTP_ALLOW);
+  const network = createNetworkPolicy({ allow: env.ONCEFLOW_HTTP_ALLOW, exposed: !isLoopback(env.HOST) });
   const sandboxOn = env.ONCEFLOW_SANDBOX ?? isLoopback(env.HOST);
   const sandbox = sandboxOn ? createSandbox({ smtpPort: env.ONCEFLOW_SANDBOX_SMTP_PORT, smtpHost: '127.0.0.1' }) : undefined;
   const workers: Worker[] = [];
@@ -95,7 +95,7 @@ export async function createServices(env: Env, log: Logger = pino({ level: env.O
   const loadSecrets = () => secrets.values();
   const runs = runService({ db, flows: store, plans, clock, onQueued: nudge });
   const stepServices = {
-    checkUrl,
+    network,
     transitionEntity: (request: Parameters<typeof transitionEntity>[1]) => transitionEntity(db, request),
   };
 

@@ -115,8 +115,10 @@ const render = createRenderer(
   systemClock,
 );
 
+const network = createNetworkPolicy();
+
 function io(key = 'order-4417'): StepIO {
-  return { key, runId: 'run_test', flowId: 'flow_test', nodeId: 'mail', now: () => Date.now(), signal: new AbortController().signal, services: { checkUrl: createNetworkPolicy(undefined) } };
+  return { key, runId: 'run_test', flowId: 'flow_test', nodeId: 'mail', now: () => Date.now(), signal: new AbortController().signal, services: { network } };
 }
 
 describe('email.send rendering', () => {

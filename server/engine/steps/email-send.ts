@@ -10,6 +10,12 @@
  *   final 250) → ambiguous: the server may have queued it.
  * The key travels in an `X-Onceflow-Key` header and shapes the Message-ID, so receivers
  * that deduplicate mail may do so.
+ *
+ * The mail server's name is resolved once by the network policy, which checks the address;
+ * the connection is then made to that very address, with the name kept for TLS, so the
+ * address checked is the address connected to. Every failure before the hand-over
+ * (a refused address, no such host, a refused connection, a failed TLS handshake, a
+ * refused login) comes back as an outcome, never as a thrown error.
  */
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
@@ -17,6 +23,8 @@ import nodemailer, { type SendMailOptions, type Transporter } from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer/index.js';
 import type SMTPPool from 'nodemailer/lib/smtp-pool/index.js';
 import { NonRetriableError } from '../errors.ts';
+import { AddressRefusedError } from '../network-policy.ts';
+import { parseAddress, type ParsedAddress } from '../net/addresses.ts';
 import type { FlowNode } from '../flow/document.ts';
 import type { Renderer, StepIO, StepKind, StepOutcome } from './types.ts';
 
@@ -236,14 +244,15 @@ interface Pool {
 
 const pools = new Map<string, Pool>();
 
-function poolFor(smtp: SmtpSettings, timeoutMs: number): Pool {
+/** `address`: the checked address the pool's connections are made to. */
+function poolFor(smtp: SmtpSettings, address: ParsedAddress, timeoutMs: number): Pool {
   // Hashed so the password does not sit in a map key in plain text.
-  const id = createHash('sha256').update(JSON.stringify([smtp.host, smtp.port, smtp.secure, smtp.user ?? null, smtp.password ?? null, timeoutMs])).digest('hex');
+  const id = createHash('sha256').update(JSON.stringify([smtp.host, address.text, smtp.port, smtp.secure, smtp.user ?? null, smtp.password ?? null, timeoutMs])).digest('hex');
   const existing = pools.get(id);
   if (existing) return existing;
   const options: SMTPPool.Options & { maxRequeues: number } = {
     pool: true,
-    host: smtp.host,
+    host: address.text,
     port: smtp.port,
     secure: smtp.secure,
     auth: smtp.user !== undefined ? { user: smtp.user, pass: smtp.password ?? '' } : undefined,
@@ -257,6 +266,8 @@ function poolFor(smtp: SmtpSettings, timeoutMs: number): Pool {
     socketTimeout: timeoutMs,
     dnsTimeout: timeoutMs,
     logger: false,
+    // The certificate is checked against the name the person wrote, not the address.
+    tls: parseAddress(smtp.host) ? undefined : { servername: smtp.host },
   };
   const transporter = nodemailer.createTransport(options);
   transporter.use('stream', noteHandOver);
@@ -278,8 +289,8 @@ function release(pool: Pool): void {
   pool.idleTimer.unref();
 }
 
-async function sendPooled(smtp: SmtpSettings, timeoutMs: number, message: SendMailOptions): Promise<SMTPPool.SentMessageInfo> {
-  const pool = poolFor(smtp, timeoutMs);
+async function sendPooled(smtp: SmtpSettings, address: ParsedAddress, timeoutMs: number, message: SendMailOptions): Promise<SMTPPool.SentMessageInfo> {
+  const pool = poolFor(smtp, address, timeoutMs);
   clearTimeout(pool.idleTimer);
   pool.sending++;
   try {
@@ -310,11 +321,22 @@ function addressText(address: string | Mail.Address): string {
   return typeof address === 'string' ? address : address.address;
 }
 
+/** The server's words with secrets hidden before they are shortened into a message. */
+function maskReply(error: unknown, io: StepIO): unknown {
+  const mask = io.services.mask;
+  if (!mask || !error || typeof error !== 'object') return error;
+  const fields = error as SmtpErrorFields;
+  const hide = (value: unknown) => (typeof value === 'string' ? mask(value) : value);
+  return { code: fields.code, responseCode: fields.responseCode, command: fields.command, response: hide(fields.response), message: hide(fields.message) };
+}
+
 export async function sendEmail(email: EmailAction, io: StepIO): Promise<StepOutcome> {
+  let address: ParsedAddress;
   try {
-    await io.services.checkUrl(new URL(`smtp://${serverName(email.smtp)}`));
+    address = await io.services.network.resolveHost(email.smtp.host);
   } catch (error) {
-    return { kind: 'failed', message: (error as Error).message };
+    if (error instanceof AddressRefusedError) return { kind: 'failed', message: error.message };
+    return classifySmtpError(maskReply({ code: 'EDNS', message: (error as Error).message }, io), false, email.smtp);
   }
   const progress: SendProgress = { handedOver: false };
   const message: SendMailOptions & Record<string, unknown> = {
@@ -331,9 +353,9 @@ export async function sendEmail(email: EmailAction, io: StepIO): Promise<StepOut
   };
   let info: SMTPPool.SentMessageInfo;
   try {
-    info = await sendPooled(email.smtp, email.timeoutMs, message);
+    info = await sendPooled(email.smtp, address, email.timeoutMs, message);
   } catch (error) {
-    return classifySmtpError(error, progress.handedOver, email.smtp);
+    return classifySmtpError(maskReply(error, io), progress.handedOver, email.smtp);
   }
   return {
     kind: 'succeeded',

@@ -1,10 +1,16 @@
 /**
  * http.request: one HTTP call. How an answer is classified decides whether a retry is
- * safe: nothing sent → not done; 408/429 → not done; other 4xx → refused; a timeout after
- * sending, a reset or a 5xx → ambiguous (the receiver may have acted).
+ * safe: nothing sent → not done (or refused, when trying again cannot help: an address
+ * the network policy refuses, a request that cannot be written); 408/429 → not done; other
+ * 4xx → refused; a timeout after sending, a reset or a 5xx → ambiguous (the receiver may
+ * have acted). Every failure comes back as an outcome, never as a thrown error, so the
+ * step protocol settles the claim at once.
+ *
+ * The key travels in `receiverKeyHeader`, in the form described in http-headers.ts.
  */
 import type { FlowNode } from '../flow/document.ts';
 import { HttpFailure, sendHttp, type HttpResponse } from './http-client.ts';
+import { checkHeaders, keyHeaderValue } from './http-headers.ts';
 import type { Renderer, StepIO, StepKind, StepOutcome } from './types.ts';
 
 export interface HttpAction {
@@ -32,6 +38,7 @@ export function renderHttpAction(request: Record<string, unknown>, node: FlowNod
     headers['content-type'] = 'application/json';
   }
   const keyHeader = typeof node.data.receiverKeyHeader === 'string' && node.data.receiverKeyHeader ? node.data.receiverKeyHeader : undefined;
+  checkHeaders(headers, keyHeader);
   return {
     method: render.text(String(request.method ?? 'GET')).toUpperCase(),
     url: render.text(String(request.url ?? '')),
@@ -70,31 +77,36 @@ function parseBody(response: HttpResponse): unknown {
 export async function performHttp(action: HttpAction, io: StepIO): Promise<StepOutcome> {
   const url = parseUrl(action.url);
   if (!(url instanceof URL)) return url;
-  try {
-    await io.services.checkUrl(url);
-  } catch (error) {
-    return { kind: 'failed', message: (error as Error).message };
-  }
   const headers = { ...action.headers };
-  if (action.keyHeader && io.key !== undefined) headers[action.keyHeader] = io.key;
+  let sentKeyHeader: { name: string; value: string } | undefined;
+  if (action.keyHeader && io.key !== undefined) {
+    const value = keyHeaderValue(io.key);
+    headers[action.keyHeader] = value;
+    if (value !== io.key) sentKeyHeader = { name: action.keyHeader, value };
+  }
   let response: HttpResponse;
   try {
-    response = await sendHttp({
-      method: action.method,
-      url,
-      headers,
-      body: action.method === 'GET' || action.method === 'HEAD' ? undefined : action.body,
-      timeoutMs: action.timeoutMs,
-      signal: io.signal,
-    });
+    response = await sendHttp(
+      {
+        method: action.method,
+        url,
+        headers,
+        body: action.method === 'GET' || action.method === 'HEAD' ? undefined : action.body,
+        timeoutMs: action.timeoutMs,
+        signal: io.signal,
+      },
+      io.services.network,
+    );
   } catch (error) {
-    if (!(error instanceof HttpFailure)) throw error;
-    return error.reach === 'not_sent'
-      ? { kind: 'not_done', message: `The receiver at ${action.url} could not be reached (${error.code}); nothing was sent.` }
-      : { kind: 'ambiguous', message: `The call to ${action.url} ended without an answer (${error.message}); the receiver may or may not have acted.` };
+    const failure = error instanceof HttpFailure ? error : new HttpFailure(String(error), 'maybe_sent', 'EUNKNOWN');
+    if (failure.permanent) return { kind: 'failed', message: failure.message };
+    return failure.reach === 'not_sent'
+      ? { kind: 'not_done', message: `The receiver at ${action.url} could not be reached (${failure.message}); nothing was sent.` }
+      : { kind: 'ambiguous', message: `The call to ${action.url} ended without an answer (${failure.message}); the receiver may or may not have acted.` };
   }
+  if (io.services.mask) response = { ...response, body: io.services.mask(response.body) };
   const body = parseBody(response);
-  const answer = { status: response.status, contentType: response.headers['content-type'] ?? null, body };
+  const answer = { status: response.status, contentType: response.headers['content-type'] ?? null, body, ...(sentKeyHeader ? { sentKeyHeader } : {}) };
   if (response.status >= 200 && response.status < 300) return { kind: 'succeeded', output: answer };
   const summary = typeof body === 'string' ? body.slice(0, 300) : JSON.stringify(body).slice(0, 300);
   if (response.status === 408 || response.status === 429) {

@@ -4,9 +4,11 @@
  * nothing sent or 408/429 → not done; other 4xx (Slack's invalid_payload,
  * channel_not_found …) → refused; a timeout after sending, a reset or a 5xx → ambiguous.
  * Chat webhooks rarely honour keys; when `receiverKeyHeader` is set the key is sent in
- * that header and the receiver is trusted to deduplicate.
+ * that header (in the form described in http-headers.ts) and the receiver is trusted to
+ * deduplicate. The address is checked by the same network policy as http.request.
  */
 import type { FlowNode } from '../flow/document.ts';
+import { checkHeaders } from './http-headers.ts';
 import { performHttp, type HttpAction } from './http-request.ts';
 import type { StepKind } from './types.ts';
 
@@ -38,12 +40,16 @@ export function toHttpAction(message: MessageAction): HttpAction {
 
 export const messagePostStep: StepKind<MessageAction> = {
   type: 'message.post',
-  prepare: (node, render) => ({
-    url: render.text(String(node.data.url ?? '')),
-    text: render.text(String(node.data.text ?? '')),
-    timeoutMs: typeof node.data.timeoutMs === 'number' ? node.data.timeoutMs : DEFAULT_TIMEOUT_MS,
-    keyHeader: keyHeaderOf(node),
-  }),
+  prepare: (node, render) => {
+    const keyHeader = keyHeaderOf(node);
+    checkHeaders({}, keyHeader);
+    return {
+      url: render.text(String(node.data.url ?? '')),
+      text: render.text(String(node.data.text ?? '')),
+      timeoutMs: typeof node.data.timeoutMs === 'number' ? node.data.timeoutMs : DEFAULT_TIMEOUT_MS,
+      keyHeader,
+    };
+  },
   describe: (message) => ({ url: message.url, text: message.text }),
   execute: (message, io) => performHttp(toHttpAction(message), io),
   honoursKey: (node) => keyHeaderOf(node) !== undefined,

@@ -4,6 +4,7 @@
  * it may perform it at all. Adding a kind is adding a file and a line in registry.ts.
  */
 import type { FlowNode } from '../flow/document.ts';
+import type { NetworkPolicy } from '../network-policy.ts';
 import type { CheckpointRow } from '../types.ts';
 
 /** Strict rendering over the run's context; a missing path throws MissingPathError. */
@@ -41,8 +42,17 @@ export interface StepIO {
 
 /** What kinds may use from the outside world, provided by the process. */
 export interface StepServices {
-  /** Checks an outgoing URL against the process's network policy; throws a plain-words error. */
-  checkUrl(url: URL): Promise<void>;
+  /**
+   * Where network steps may connect (network-policy.ts): its agents and `resolveHost`
+   * check the address each connection is made to.
+   */
+  network: NetworkPolicy;
+  /**
+   * Hides secret values in a text a step is about to shorten (a receiver's answer, a mail
+   * server's reply): once cut, a secret is no longer recognisable where texts are stored
+   * (default: nothing is hidden).
+   */
+  mask?(text: string): string;
   /** Applies an entity state transition (state.transition steps). */
   transitionEntity?(request: EntityTransitionRequest): Promise<EntityTransitionResult>;
 }
