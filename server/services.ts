@@ -3,7 +3,7 @@
  * tRPC, CLI) receive this object; nothing here knows about them.
  */
 import { mkdirSync } from 'node:fs';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { createCrashPoints } from './engine/crash-points.ts';
 import { flowService, type FlowService } from './engine/flow-service.ts';
 import { PlanCache } from './engine/flow-plan.ts';
@@ -24,7 +24,9 @@ import { isLoopback } from './auth/access.ts';
 import { closeEmailTransports } from './engine/steps/email-send.ts';
 import { createSandbox, type Sandbox } from './sandbox/plugin.ts';
 import { loadSecretKey } from './engine/secrets/crypto.ts';
+import { createMasker } from './engine/secrets/masker.ts';
 import { secretService, type SecretService } from './engine/secrets/secret-service.ts';
+import { createLogger } from './logger.ts';
 import type { Env } from './env.ts';
 import { openDatabase, type Db } from './store/db.ts';
 import { flowStore } from './store/flows.ts';
@@ -56,9 +58,12 @@ export interface Services {
   close(): Promise<void>;
 }
 
-export async function createServices(env: Env, log: Logger = pino({ level: env.ONCEFLOW_LOG_LEVEL })): Promise<Services> {
+export async function createServices(env: Env, givenLog?: Logger): Promise<Services> {
   if (env.databaseUrl.startsWith('file:')) mkdirSync(env.dataDir, { recursive: true });
-  const db = await openDatabase(env.databaseUrl);
+  // One masker for everything this process stores or logs; the secret service keeps it current.
+  const masker = createMasker();
+  const log = givenLog ?? createLogger(env.ONCEFLOW_LOG_LEVEL, masker);
+  const db = await openDatabase(env.databaseUrl, { masker });
   try {
     await migrate(db);
   } catch (error) {
@@ -93,9 +98,12 @@ export async function createServices(env: Env, log: Logger = pino({ level: env.O
     throw error;
   }
   const loadSecrets = () => secrets.values();
+  // The masker learns every stored value before anything is written.
+  await loadSecrets().catch((error: unknown) => log.warn({ err: error }, 'stored secrets cannot be read, so they cannot be masked yet'));
   const runs = runService({ db, flows: store, plans, clock, onQueued: nudge });
   const stepServices = {
     network,
+    mask: (text: string) => masker.text(text),
     transitionEntity: (request: Parameters<typeof transitionEntity>[1]) => transitionEntity(db, request),
   };
 

@@ -115,7 +115,7 @@ describe('onceflow secrets', () => {
   });
 
   it('deletes a secret, and says so when there was none', async () => {
-    await secrets.set('API_TOKEN', 'x');
+    await secrets.set('API_TOKEN', 'value-x');
     expect((await run(['delete', 'API_TOKEN'])).printed[0]).toMatch(/^Secret API_TOKEN deleted\./);
     expect((await run(['delete', 'API_TOKEN'])).error).toBe('No secret named API_TOKEN is stored; `onceflow secrets list` shows the names.');
     expect((await run(['delete'])).error).toMatch(/^Name the secret to delete/);

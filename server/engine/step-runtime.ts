@@ -7,7 +7,8 @@ import type { Logger } from 'pino';
 import type { Db } from '../store/db.ts';
 import type { CrashPoints } from './crash-points.ts';
 import type { FlowDocument, FlowNode } from './flow/document.ts';
-import { maskSecretsDeep, renderDeep, renderTemplate, renderValue, type RenderContext } from './templates/render.ts';
+import { createMasker, type Masker } from './secrets/masker.ts';
+import { renderDeep, renderTemplate, renderValue, type RenderContext } from './templates/render.ts';
 import type { RunJournal } from './run-journal.ts';
 import type { Renderer, StepServices } from './steps/types.ts';
 import type { Clock } from './types.ts';
@@ -82,8 +83,22 @@ export function fingerprint(description: unknown): string {
   return createHash('sha256').update(stableStringify(description)).digest('hex').slice(0, 32);
 }
 
+/**
+ * The run's secrets masked in a value, by the same rules as the database's masker (every
+ * encoded form); the fingerprint is taken of this, so it never depends on a value.
+ */
 export function masked<T>(value: T, secretValues: string[]): T {
-  return secretValues.length ? (maskSecretsDeep(value, secretValues) as T) : value;
+  return secretValues.length ? maskerFor(secretValues).deep(value) : value;
+}
+
+// Runs of a process nearly always share one set of secrets: its masker is built once.
+let lastMasker: { values: readonly string[]; masker: Masker } | undefined;
+function maskerFor(values: readonly string[]): Masker {
+  const last = lastMasker;
+  if (last && last.values.length === values.length && last.values.every((value, index) => value === values[index])) return last.masker;
+  const masker = createMasker(values);
+  lastMasker = { values: [...values], masker };
+  return masker;
 }
 
 export interface RetryPolicy {

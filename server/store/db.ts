@@ -9,9 +9,15 @@
  * statements into it. A small async lock keeps every statement outside a transaction
  * waiting until the open transaction commits (the fast path, no transaction open, runs
  * the statement straight away).
+ *
+ * Masking is a property of this seam: every string parameter of every statement passes
+ * the database's masker (engine/secrets/masker.ts), reads as well as writes, so a key or
+ * id that holds a secret is looked up in the same masked form it was stored in. Only the
+ * secrets table, which holds ciphertext, is reached through `unmasked`.
  */
 import Database from 'better-sqlite3';
 import pg from 'pg';
+import { createMasker, maskParams, type Masker } from '../engine/secrets/masker.ts';
 import { postgresOpenError, redactUrl, sqliteOpenError } from './db-errors.ts';
 import { FALLBACK_AUTOCHECKPOINT_PAGES, startCheckpointer, type Checkpointer } from './sqlite-checkpointer.ts';
 
@@ -51,6 +57,10 @@ export interface Db extends Sql {
    * its own; on PostgreSQL it runs as it is, one round trip.
    */
   durably<T>(body: (sql: Sql) => Promise<T>): Promise<T>;
+  /** Replaces secrets' values in every string parameter; the secret service keeps it current. */
+  readonly masker: Masker;
+  /** Statements whose parameters skip the masker: only for the secrets table (ciphertext). */
+  readonly unmasked: Sql;
   close(): Promise<void>;
   /** Where the database is, without any password, for messages. */
   readonly description: string;
@@ -60,13 +70,19 @@ export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//i.test(url);
 }
 
-export async function openDatabase(url: string): Promise<Db> {
-  return isPostgresUrl(url) ? openPostgres(url) : openSqlite(url.replace(/^file:/, ''));
+export interface DatabaseOptions {
+  /** (default: a masker of its own, knowing no value yet) */
+  masker?: Masker;
+}
+
+export async function openDatabase(url: string, options: DatabaseOptions = {}): Promise<Db> {
+  const masker = options.masker ?? createMasker();
+  return isPostgresUrl(url) ? openPostgres(url, masker) : openSqlite(url.replace(/^file:/, ''), masker);
 }
 
 // ---------------------------------------------------------------- SQLite
 
-function openSqlite(path: string): Db {
+function openSqlite(path: string, masker: Masker): Db {
   let raw: Database.Database;
   try {
     raw = new Database(path, { timeout: 5000 });
@@ -94,24 +110,26 @@ function openSqlite(path: string): Db {
     }
     return statement;
   };
-  const direct: Sql = {
+  const sqliteSql = (mask: Masker | null): Sql => ({
     dialect: 'sqlite',
     async all<T>(sql: string, params: readonly unknown[] = []) {
       const statement = prepare(sql);
-      if (statement.reader) return statement.all(...sqliteParams(params)) as T[];
-      statement.run(...sqliteParams(params));
+      if (statement.reader) return statement.all(...sqliteParams(params, mask)) as T[];
+      statement.run(...sqliteParams(params, mask));
       return [];
     },
     async get<T>(sql: string, params: readonly unknown[] = []) {
-      return prepare(sql).get(...sqliteParams(params)) as T | undefined;
+      return prepare(sql).get(...sqliteParams(params, mask)) as T | undefined;
     },
     async run(sql: string, params: readonly unknown[] = []) {
-      return prepare(sql).run(...sqliteParams(params)).changes;
+      return prepare(sql).run(...sqliteParams(params, mask)).changes;
     },
     async exec(script: string) {
       db.exec(script);
     },
-  };
+  });
+  const direct = sqliteSql(masker);
+  const directUnmasked = sqliteSql(null);
 
   const begin = db.prepare('BEGIN IMMEDIATE');
   const commit = db.prepare('COMMIT');
@@ -221,6 +239,14 @@ function openSqlite(path: string): Db {
     get: outside(direct.get) as Sql['get'],
     run: outside(direct.run),
     exec: outside(direct.exec),
+    masker,
+    unmasked: {
+      dialect: 'sqlite',
+      all: outside(directUnmasked.all) as Sql['all'],
+      get: outside(directUnmasked.get) as Sql['get'],
+      run: outside(directUnmasked.run),
+      exec: outside(directUnmasked.exec),
+    },
     durably<T>(body: (sql: Sql) => Promise<T>): Promise<T> {
       return this.transaction(body);
     },
@@ -241,8 +267,9 @@ function openSqlite(path: string): Db {
   };
 }
 
-function sqliteParams(params: readonly unknown[]): unknown[] {
-  return params.map((value) => (typeof value === 'boolean' ? (value ? 1 : 0) : value));
+function sqliteParams(params: readonly unknown[], masker: Masker | null): unknown[] {
+  const masked = masker ? maskParams(params, masker) : params;
+  return masked.map((value) => (typeof value === 'boolean' ? (value ? 1 : 0) : value));
 }
 
 // ---------------------------------------------------------------- PostgreSQL
@@ -280,10 +307,11 @@ function statementName(text: string): string | undefined {
   return name;
 }
 
-function postgresSql(client: pg.Pool | pg.PoolClient): Sql {
+function postgresSql(client: pg.Pool | pg.PoolClient, masker: Masker | null): Sql {
   const query = (sql: string, params: readonly unknown[]) => {
     const text = toPostgres(sql);
-    return client.query({ name: statementName(text), text, values: params as unknown[] });
+    const values = (masker ? maskParams(params, masker) : params) as unknown[];
+    return client.query({ name: statementName(text), text, values });
   };
   return {
     dialect: 'postgresql',
@@ -302,7 +330,7 @@ function postgresSql(client: pg.Pool | pg.PoolClient): Sql {
   };
 }
 
-async function openPostgres(url: string): Promise<Db> {
+async function openPostgres(url: string, masker: Masker): Promise<Db> {
   // A process frozen inside a transaction (a long pause, SIGSTOP) would hold its row locks
   // until its connection died; the server ends such a transaction after 5 s instead, so
   // other workers can take over what it held (its late writes are then refused by fences).
@@ -315,7 +343,7 @@ async function openPostgres(url: string): Promise<Db> {
     await pool.end().catch(() => {});
     throw postgresOpenError(url, error);
   }
-  const sql = postgresSql(pool);
+  const sql = postgresSql(pool, masker);
   // Many runs queued in a burst need one wake-up, not one NOTIFY each.
   const pending = new Set<string>();
   let flushing: NodeJS.Timeout | null = null;
@@ -323,6 +351,8 @@ async function openPostgres(url: string): Promise<Db> {
   return {
     ...sql,
     description: `PostgreSQL database ${redactUrl(url)}`,
+    masker,
+    unmasked: postgresSql(pool, null),
     durably: (body) => body(sql),
     notify(channel: string) {
       pending.add(channel);
@@ -357,7 +387,7 @@ async function openPostgres(url: string): Promise<Db> {
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
-        const result = await body(postgresSql(client));
+        const result = await body(postgresSql(client, masker));
         await client.query('COMMIT');
         return result;
       } catch (error) {

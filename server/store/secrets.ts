@@ -1,6 +1,7 @@
 /**
  * Secrets: one encrypted row per name. Values arrive here already encrypted; this file
- * never sees a plaintext.
+ * never sees a plaintext. Its statements skip the database's masker (`db.unmasked`):
+ * the row holds ciphertext, which masking could only damage.
  *
  * Invariant: `updated_at` only moves forward across the whole table (each write stores
  * at least the previous maximum + 1), so `(MAX(updated_at), COUNT(*))` changes on every
@@ -9,7 +10,10 @@
  * time lands exactly on the deleted one's, which needs a clock behind the stored times.
  */
 import type { EncryptedValue } from '../engine/secrets/crypto.ts';
-import type { Sql } from './db.ts';
+import type { Db } from './db.ts';
+
+/** The secrets table is reached only through the unmasked statements. */
+type SecretsDb = Pick<Db, 'unmasked'>;
 
 export interface SecretRow extends EncryptedValue {
   name: string;
@@ -22,9 +26,9 @@ export interface SecretsStamp {
 }
 
 /** Inserts or replaces the secret; returns the stored `updated_at`. */
-export async function upsertSecret(sql: Sql, name: string, value: EncryptedValue, now: number): Promise<number> {
+export async function upsertSecret(db: SecretsDb, name: string, value: EncryptedValue, now: number): Promise<number> {
   // INSERT … SELECT needs a WHERE for SQLite to parse the ON CONFLICT clause after it.
-  const row = await sql.get<{ updated_at: number }>(
+  const row = await db.unmasked.get<{ updated_at: number }>(
     `INSERT INTO secrets (name, ciphertext, iv, tag, updated_at)
      SELECT ?, ?, ?, ?, CASE WHEN COALESCE(MAX(updated_at), 0) < CAST(? AS BIGINT) THEN CAST(? AS BIGINT) ELSE MAX(updated_at) + 1 END
      FROM secrets WHERE 1 = 1
@@ -35,25 +39,25 @@ export async function upsertSecret(sql: Sql, name: string, value: EncryptedValue
   return Number(row?.updated_at);
 }
 
-export async function deleteSecret(sql: Sql, name: string): Promise<boolean> {
-  return (await sql.run('DELETE FROM secrets WHERE name = ?', [name])) > 0;
+export async function deleteSecret(db: SecretsDb, name: string): Promise<boolean> {
+  return (await db.unmasked.run('DELETE FROM secrets WHERE name = ?', [name])) > 0;
 }
 
-export async function listSecretNames(sql: Sql): Promise<{ name: string; updatedAt: number }[]> {
-  const rows = await sql.all<{ name: string; updated_at: number }>('SELECT name, updated_at FROM secrets ORDER BY name');
+export async function listSecretNames(db: SecretsDb): Promise<{ name: string; updatedAt: number }[]> {
+  const rows = await db.unmasked.all<{ name: string; updated_at: number }>('SELECT name, updated_at FROM secrets ORDER BY name');
   return rows.map((row) => ({ name: row.name, updatedAt: Number(row.updated_at) }));
 }
 
-export async function loadSecretRows(sql: Sql): Promise<SecretRow[]> {
-  const rows = await sql.all<{ name: string; ciphertext: string; iv: string; tag: string; updated_at: number }>(
+export async function loadSecretRows(db: SecretsDb): Promise<SecretRow[]> {
+  const rows = await db.unmasked.all<{ name: string; ciphertext: string; iv: string; tag: string; updated_at: number }>(
     'SELECT name, ciphertext, iv, tag, updated_at FROM secrets ORDER BY name',
   );
   return rows.map((row) => ({ name: row.name, ciphertext: row.ciphertext, iv: row.iv, tag: row.tag, updatedAt: Number(row.updated_at) }));
 }
 
 /** The cheap change check: one aggregate over a small table, no values read. */
-export async function secretsStamp(sql: Sql): Promise<SecretsStamp> {
-  const row = await sql.get<{ max_updated_at: number | null; count: number }>(
+export async function secretsStamp(db: SecretsDb): Promise<SecretsStamp> {
+  const row = await db.unmasked.get<{ max_updated_at: number | null; count: number }>(
     'SELECT MAX(updated_at) AS max_updated_at, COUNT(*) AS count FROM secrets',
   );
   return {

@@ -26,6 +26,12 @@ function counting(db: Db): { db: Db; count: () => number } {
     all: (sql, params) => (statements++, db.all(sql, params)),
     get: (sql, params) => (statements++, db.get(sql, params)),
     run: (sql, params) => (statements++, db.run(sql, params)),
+    unmasked: {
+      ...db.unmasked,
+      all: (sql, params) => (statements++, db.unmasked.all(sql, params)),
+      get: (sql, params) => (statements++, db.unmasked.get(sql, params)),
+      run: (sql, params) => (statements++, db.unmasked.run(sql, params)),
+    },
   };
   return { db: counted, count: () => statements };
 }
@@ -130,19 +136,26 @@ for (const kind of testDatabases()) {
       await secrets.set('X', 'shortest name');
       await secrets.set('API_TOKEN_2', 'digits and underscores');
       expect(await rejection(secrets.set('EMPTY', ''))).toHaveProperty('message', 'The value of secret EMPTY is empty; give it a value, or delete the secret.');
+      // Too short to be masked without hiding ordinary words along with it.
+      for (const short of ['abc', ' ab ', '12', 'x   ']) {
+        const error = await rejection(secrets.set('SHORT', short));
+        expect(error).toBeInstanceOf(UserError);
+        expect(error.message).toContain('The value of secret SHORT is too short: a secret needs at least 4 characters');
+      }
+      await secrets.set('PIN', '1234');
       await secrets.set('BIG', 'x'.repeat(64 * 1024));
       expect((await rejection(secrets.set('TOO_BIG', 'x'.repeat(64 * 1024 + 1)))).message).toContain('larger than 64 KiB');
       // Counted in bytes: 2-byte characters reach the limit at half the length.
       expect((await rejection(secrets.set('TOO_BIG', 'é'.repeat(32 * 1024 + 1)))).message).toContain('larger than 64 KiB');
       expect(await rejection(secrets.delete('lower'))).toBeInstanceOf(UserError);
-      expect((await secrets.list()).map((secret) => secret.name).sort()).toEqual([`A${'B'.repeat(63)}`, 'API_TOKEN_2', 'BIG', 'X']);
+      expect((await secrets.list()).map((secret) => secret.name).sort()).toEqual([`A${'B'.repeat(63)}`, 'API_TOKEN_2', 'BIG', 'PIN', 'X']);
     });
 
     it('answers values() from memory between checks, and re-checks at most once a second', async () => {
       const clock = manualClock();
       const probe = counting(db);
       const secrets = secretService({ db: probe.db, key, clock });
-      await secrets.set('API_TOKEN', 'one');
+      await secrets.set('API_TOKEN', 'uno-1');
       const first = await secrets.values();
       const afterLoad = probe.count();
       for (let i = 0; i < 20; i++) expect(await secrets.values()).toBe(first);
@@ -159,18 +172,18 @@ for (const kind of testDatabases()) {
       const here = secretService({ db, key, clock });
       // The other process's clock stands still, so its writes share one millisecond.
       const there = secretService({ db: other, key, clock: manualClock() });
-      await here.set('API_TOKEN', 'one');
-      expect(await here.values()).toEqual({ API_TOKEN: 'one' });
+      await here.set('API_TOKEN', 'uno-1');
+      expect(await here.values()).toEqual({ API_TOKEN: 'uno-1' });
 
-      await there.set('API_TOKEN', 'two');
-      expect(await here.values()).toEqual({ API_TOKEN: 'one' });
+      await there.set('API_TOKEN', 'dos-2');
+      expect(await here.values()).toEqual({ API_TOKEN: 'uno-1' });
       clock.advance(SECRET_CHECK_INTERVAL_MS);
-      expect(await here.values()).toEqual({ API_TOKEN: 'two' });
+      expect(await here.values()).toEqual({ API_TOKEN: 'dos-2' });
 
       // Same millisecond, same number of rows: the stored time still moves forward.
-      await there.set('API_TOKEN', 'three');
+      await there.set('API_TOKEN', 'tres-3');
       clock.advance(SECRET_CHECK_INTERVAL_MS);
-      expect(await here.values()).toEqual({ API_TOKEN: 'three' });
+      expect(await here.values()).toEqual({ API_TOKEN: 'tres-3' });
 
       await there.delete('API_TOKEN');
       await there.set('OTHER', 'four');
@@ -181,9 +194,9 @@ for (const kind of testDatabases()) {
     it('keeps updated_at moving forward even when the clock does not', async () => {
       const clock = manualClock();
       const secrets = secretService({ db, key, clock });
-      await secrets.set('A', '1');
-      await secrets.set('B', '2');
-      await secrets.set('A', '3');
+      await secrets.set('A', 'val-1');
+      await secrets.set('B', 'val-2');
+      await secrets.set('A', 'val-3');
       const times = await db.all<{ name: string; updated_at: number }>('SELECT name, updated_at FROM secrets ORDER BY updated_at');
       expect(times.map((row) => [row.name, Number(row.updated_at)])).toEqual([
         ['B', 1_750_000_000_001],
@@ -194,22 +207,56 @@ for (const kind of testDatabases()) {
     it('shares one load between concurrent callers, and drops a load overtaken by a write', async () => {
       const probe = counting(db);
       const secrets = secretService({ db: probe.db, key });
-      await secrets.set('API_TOKEN', 'one');
+      await secrets.set('API_TOKEN', 'uno-1');
       const before = probe.count();
       const all = await Promise.all(Array.from({ length: 10 }, () => secrets.values()));
       expect(new Set(all).size).toBe(1);
       expect(probe.count()).toBe(before + 2);
 
-      await secrets.set('API_TOKEN', 'one again');
+      await secrets.set('API_TOKEN', 'uno again');
       const stale = secrets.values();
-      await secrets.set('API_TOKEN', 'two');
-      expect(['one again', 'two']).toContain((await stale).API_TOKEN);
-      expect(await secrets.values()).toEqual({ API_TOKEN: 'two' });
+      await secrets.set('API_TOKEN', 'dos-2');
+      expect(['uno again', 'dos-2']).toContain((await stale).API_TOKEN);
+      expect(await secrets.values()).toEqual({ API_TOKEN: 'dos-2' });
+    });
+
+    it('teaches the database masker every value it sets or loads, another process\'s too, and keeps rotated ones', async () => {
+      const clock = manualClock();
+      // Fresh connections: each has a masker of its own, as each process does.
+      const here = await openDatabase(database.url);
+      const there = await openDatabase(database.url);
+      try {
+        const mine = secretService({ db: here, key, clock });
+        const theirs = secretService({ db: there, key, clock: manualClock() });
+        expect(here.masker.active).toBe(false);
+        await mine.set('API_TOKEN', 'tok_rotated_first');
+        expect(here.masker.text('a tok_rotated_first b')).toBe('a •••••• b');
+
+        await theirs.set('OTHER_TOKEN', 'tok_from_elsewhere');
+        expect(here.masker.text('tok_from_elsewhere')).toBe('tok_from_elsewhere');
+        clock.advance(SECRET_CHECK_INTERVAL_MS);
+        await mine.values();
+        expect(here.masker.text('tok_from_elsewhere')).toBe('••••••');
+
+        // What the masker knows is what the connection stores: rows hold the mark.
+        await here.run(`INSERT INTO workers (id, host, pid, started_at, seen_at) VALUES (?, ?, ?, ?, ?)`, ['wrk_masked', 'host tok_from_elsewhere', 1, 1, 1]);
+        expect((await there.get<{ host: string }>(`SELECT host FROM workers WHERE id = ?`, ['wrk_masked']))?.host).toBe('host ••••••');
+        await here.run(`DELETE FROM workers WHERE id = ?`, ['wrk_masked']);
+
+        // A replaced value may still sit in a run that used it: it stays masked.
+        await mine.set('API_TOKEN', 'tok_rotated_second');
+        expect(here.masker.text('tok_rotated_first tok_rotated_second')).toBe('•••••• ••••••');
+        // The secrets table itself is written unmasked: its ciphertext must survive.
+        expect((await mine.values()).API_TOKEN).toBe('tok_rotated_second');
+      } finally {
+        await here.close();
+        await there.close();
+      }
     });
 
     it('hands out a frozen object, so one run cannot change another run\'s secrets', async () => {
       const secrets = secretService({ db, key });
-      await secrets.set('API_TOKEN', 'one');
+      await secrets.set('API_TOKEN', 'uno-1');
       const values = await secrets.values();
       expect(Object.isFrozen(values)).toBe(true);
     });

@@ -10,12 +10,17 @@
  *   was built from; equal → fresh again, different (another process wrote) → reload;
  * - a `set`/`delete` in this process empties it at once, and a reload that was already
  *   under way when the write happened is not kept.
+ *
+ * The database's masker learns every value this service loads or sets, before any step
+ * can write it: the worker calls `values()` before each run, the tRPC seam before each
+ * answer, and the process once at start.
  */
 import type { Db } from '../../store/db.ts';
 import { deleteSecret, listSecretNames, loadSecretRows, secretsStamp, upsertSecret, type SecretsStamp } from '../../store/secrets.ts';
 import { UserError } from '../errors.ts';
 import { systemClock, type Clock } from '../types.ts';
 import { decrypt, encrypt } from './crypto.ts';
+import { longEnoughToMask, MIN_SECRET_LENGTH } from './masker.ts';
 
 export interface SecretSummary {
   name: string;
@@ -48,6 +53,11 @@ export function validateSecretName(name: string): void {
 
 function validateSecretValue(name: string, value: string): void {
   if (value.length === 0) throw new UserError(`The value of secret ${name} is empty; give it a value, or delete the secret.`);
+  if (!longEnoughToMask(value)) {
+    throw new UserError(
+      `The value of secret ${name} is too short: a secret needs at least ${MIN_SECRET_LENGTH} characters (spaces at either end do not count), so that it can be kept out of run details and logs without hiding ordinary words.`,
+    );
+  }
   if (Buffer.byteLength(value, 'utf8') > MAX_SECRET_BYTES) {
     throw new UserError(`The value of secret ${name} is larger than 64 KiB; secrets are meant for passwords, tokens and keys.`);
   }
@@ -78,6 +88,7 @@ export function secretService(options: { db: Db; key: Buffer; clock?: Pick<Clock
     // only costs one more reload, never a stale cache.
     const rows = await loadSecretRows(db);
     const values: Record<string, string> = Object.freeze(Object.fromEntries(rows.map((row) => [row.name, decrypt(key, row)])));
+    db.masker.remember(Object.values(values));
     if (generation === started) cache = { values, stamp, checkedAt: clock.now() };
     return values;
   }
@@ -88,6 +99,8 @@ export function secretService(options: { db: Db; key: Buffer; clock?: Pick<Clock
     async set(name, value) {
       validateSecretName(name);
       validateSecretValue(name, value);
+      // Known to the masker before anything can use it.
+      db.masker.remember([value]);
       try {
         await upsertSecret(db, name, encrypt(key, value), clock.now());
       } finally {

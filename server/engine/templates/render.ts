@@ -156,37 +156,5 @@ export function collectSecretValues(context: Pick<RenderContext, 'secrets'>): st
   return values;
 }
 
+/** What a secret value is replaced with wherever it would be stored or shown (secrets/masker.ts). */
 export const SECRET_MASK = '••••••';
-
-export function maskSecrets(text: string, secretValues: readonly string[]): string {
-  return maskOrdered(text, orderForMasking(secretValues));
-}
-
-export function maskSecretsDeep(value: unknown, secretValues: readonly string[]): unknown {
-  const ordered = orderForMasking(secretValues);
-  if (ordered.length === 0) return value;
-  const walk = (item: unknown): unknown => {
-    if (typeof item === 'string') return maskOrdered(item, ordered);
-    if (Array.isArray(item)) return item.map(walk);
-    if (item !== null && typeof item === 'object' && !(item instanceof Date)) {
-      const out: Record<string, unknown> = {};
-      for (const [key, inner] of Object.entries(item)) out[maskOrdered(key, ordered)] = walk(inner);
-      return out;
-    }
-    return item;
-  };
-  return walk(value);
-}
-
-function maskOrdered(text: string, ordered: readonly string[]): string {
-  let out = text;
-  for (const secret of ordered) {
-    if (out.includes(secret)) out = out.split(secret).join(SECRET_MASK);
-  }
-  return out;
-}
-
-// Longest first, so a secret that contains a shorter one is masked whole.
-function orderForMasking(secretValues: readonly string[]): string[] {
-  return [...new Set(secretValues.filter((secret) => secret !== ''))].sort((a, b) => b.length - a.length);
-}
