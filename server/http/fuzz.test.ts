@@ -21,6 +21,8 @@ import { startReceiver, type Receiver } from '../testing/receiver.ts';
 import { webhookEffectFlow } from '../testing/webhook-flows.ts';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_241_130);
+// Thousands of requests: seconds on an idle machine, much longer on a busy one.
+const FUZZ_TIMEOUT_MS = 180_000;
 const TRPC_CASES_PER_PROCEDURE = 12;
 const HOOK_CASES = 240;
 
@@ -150,7 +152,7 @@ for (const kind of testDatabases()) {
         }
       }
       expect(failures).toEqual([]);
-    });
+    }, FUZZ_TIMEOUT_MS);
 
     it(`answers every hostile tRPC input below 500, for every procedure (seed ${SEED})`, async () => {
       const d = draw(SEED + 1);
@@ -226,7 +228,7 @@ for (const kind of testDatabases()) {
         }
       }
       expect(failures).toEqual([]);
-    });
+    }, FUZZ_TIMEOUT_MS);
 
     it('is healthy afterwards and still accepts a normal webhook', async () => {
       const health = await send(server.url, 'GET', '/healthz');
