@@ -16,7 +16,7 @@ import { listRunsCommand, parseInput, rerunCommand, resolveCommand, showRun, sta
 import { UserError } from './engine/errors.ts';
 import { readEnv } from './env.ts';
 import { createServices } from './services.ts';
-import { openDatabase } from './store/db.ts';
+import { openDatabase } from './engine/database.ts';
 import { migrate } from './store/migrate.ts';
 
 const USAGE = `Usage: onceflow <command>

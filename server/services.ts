@@ -18,8 +18,8 @@ import { createScheduler } from './engine/scheduler.ts';
 import { createSweeper } from './engine/sweeper.ts';
 import { triggerDirectory } from './engine/trigger-directory.ts';
 import { webhookIntake, type WebhookIntake } from './engine/webhook-intake.ts';
-import { transitionEntity } from './store/entities.ts';
-import { flowRunStats } from './store/runs.ts';
+import { transitionEntity, type EntityTransitionRequest } from './store/entities.ts';
+import { flowRunStats } from './store/run-stats.ts';
 import { isLoopback } from './auth/access.ts';
 import { closeEmailTransports } from './engine/steps/email-send.ts';
 import { createSandbox, type Sandbox } from './sandbox/plugin.ts';
@@ -28,15 +28,14 @@ import { createMasker } from './engine/secrets/masker.ts';
 import { secretService, type SecretService } from './engine/secrets/secret-service.ts';
 import { createLogger } from './logger.ts';
 import type { Env } from './env.ts';
-import { openDatabase, type Db } from './store/db.ts';
+import { openDatabase, type Db } from './engine/database.ts';
+import { fromStoreError } from './engine/errors.ts';
 import { flowStore } from './store/flows.ts';
 import { migrate } from './store/migrate.ts';
-import { createPrisma, type Prisma } from './store/prisma.ts';
 
 export interface Services {
   env: Env;
   db: Db;
-  prisma: Prisma;
   log: Logger;
   clock: Clock;
   flows: FlowService;
@@ -70,10 +69,8 @@ export async function createServices(env: Env, givenLog?: Logger): Promise<Servi
     await db.close();
     throw error;
   }
-  const prismaHandle = createPrisma(env.databaseUrl);
-  const { prisma } = prismaHandle;
   const clock = systemClock;
-  const store = flowStore(prisma);
+  const store = flowStore(db);
   const plans = new PlanCache(async (versionId) => {
     const version = await store.version(versionId);
     return version ? (JSON.parse(version.document) as FlowDocument) : null;
@@ -84,7 +81,7 @@ export async function createServices(env: Env, givenLog?: Logger): Promise<Servi
   const sandboxOn = env.ONCEFLOW_SANDBOX ?? isLoopback(env.HOST);
   const sandbox = sandboxOn ? createSandbox({ smtpPort: env.ONCEFLOW_SANDBOX_SMTP_PORT, smtpHost: '127.0.0.1' }) : undefined;
   const workers: Worker[] = [];
-  const stoppers: (() => void)[] = [];
+  const stoppers: (() => void | Promise<void>)[] = [];
   const nudge = () => {
     workers.forEach((worker) => worker.nudge());
     db.notify(RUNS_CHANNEL);
@@ -93,7 +90,6 @@ export async function createServices(env: Env, givenLog?: Logger): Promise<Servi
   try {
     secrets = secretService({ db, key: loadSecretKey({ envKey: env.ONCEFLOW_SECRET_KEY, dataDir: env.dataDir }), clock });
   } catch (error) {
-    await prismaHandle.close();
     await db.close();
     throw error;
   }
@@ -104,7 +100,9 @@ export async function createServices(env: Env, givenLog?: Logger): Promise<Servi
   const stepServices = {
     network,
     mask: (text: string) => masker.text(text),
-    transitionEntity: (request: Parameters<typeof transitionEntity>[1]) => transitionEntity(db, request),
+    transitionEntity: (request: EntityTransitionRequest) => transitionEntity(db, request).catch((error: unknown) => {
+      throw fromStoreError(error);
+    }),
   };
 
   const makeWorker = (options: { concurrency?: number } = {}) => {
@@ -119,7 +117,6 @@ export async function createServices(env: Env, givenLog?: Logger): Promise<Servi
   return {
     env,
     db,
-    prisma,
     log,
     clock,
     plans,
@@ -142,11 +139,9 @@ export async function createServices(env: Env, givenLog?: Logger): Promise<Servi
     },
     nudge,
     async close() {
-      stoppers.forEach((stop) => stop());
-      await Promise.all(workers.map((worker) => worker.stop()));
+      await Promise.all([...stoppers.map((stop) => stop()), ...workers.map((worker) => worker.stop())]);
       await sandbox?.stop();
       closeEmailTransports();
-      await prismaHandle.close();
       await db.close();
     },
   };

@@ -4,11 +4,16 @@
  * seeded random times, restarts, then checks that nothing was done twice or lost.
  */
 import { openDatabase } from '../store/db.ts';
+import { runStatusCounts } from '../store/run-stats.ts';
+import { listRuns } from '../store/runs.ts';
 import { startReceiver } from '../testing/receiver.ts';
 import { startServerProcess, trpc, type ServerProcess } from '../testing/server-process.ts';
 import { postJson } from '../testing/http-client.ts';
 import { webhookEffectFlow } from '../testing/webhook-flows.ts';
 import { seededRandom } from './random.ts';
+
+/** More runs than any chaos session makes: "all of them" for the checks. */
+const EVERY_RUN = 1_000_000;
 
 export interface ChaosOptions {
   databaseUrl: string;
@@ -120,19 +125,18 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const deadline = Date.now() + 90_000;
     let statuses: Record<string, number> = {};
     for (;;) {
-      const rows = await db.all<{ status: string; n: number }>(`SELECT status, COUNT(*) AS n FROM runs GROUP BY status`);
-      statuses = Object.fromEntries(rows.map((row) => [row.status, Number(row.n)]));
+      statuses = await runStatusCounts(db);
       const unsettled = (statuses.queued ?? 0) + (statuses.running ?? 0) + (statuses.waiting ?? 0);
       if (unsettled === 0 || Date.now() > deadline) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
 
-    const known = new Set((await db.all<{ id: string }>(`SELECT id FROM runs`)).map((row) => row.id));
+    const known = new Set((await listRuns(db, { limit: EVERY_RUN })).map((run) => run.id));
     const lostMissing = runIds.filter((id) => !known.has(id)).length;
     // Every acknowledged event: exactly one run, the one every acknowledgement named.
-    const hookRuns = await db.all<{ id: string; event_id: string }>(`SELECT id, event_id FROM runs WHERE flow_id = ?`, [hook.id]);
+    const hookRuns = await listRuns(db, { flowId: hook.id, limit: EVERY_RUN });
     const runsPerEvent = new Map<string, string[]>();
-    for (const row of hookRuns) runsPerEvent.set(row.event_id, [...(runsPerEvent.get(row.event_id) ?? []), row.id]);
+    for (const run of hookRuns) runsPerEvent.set(run.eventId!, [...(runsPerEvent.get(run.eventId!) ?? []), run.id]);
     let eventProblems = 0;
     for (const [eventId, named] of acknowledged) {
       const runsOfEvent = runsPerEvent.get(eventId) ?? [];
@@ -143,7 +147,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const honouringDuplicates = [...honouring.effects.values()].reduce((sum, count) => sum + Math.max(0, count - 1), 0);
     const plainDuplicates = [...plain.effects.values()].reduce((sum, count) => sum + Math.max(0, count - 1), 0);
     const succeededOrders = new Set(
-      (await db.all<{ input: string }>(`SELECT input FROM runs WHERE status = 'succeeded' AND flow_id = ?`, [flowId])).map((row) => (JSON.parse(row.input) as { order: { id: string } }).order.id),
+      (await listRuns(db, { flowId, status: 'succeeded', limit: EVERY_RUN })).map((run) => (run.input as { order: { id: string } }).order.id),
     );
     const missingEffects = [...succeededOrders].filter((orderId) => honouring.effects.get(`${orderId}:invoice`) !== 1).length;
     const missingHookEffects = [...acknowledged.keys()].filter((eventId) => honouring.effects.get(`${eventId}:effect`) !== 1).length;

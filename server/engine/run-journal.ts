@@ -9,7 +9,8 @@
  */
 import type { Db } from '../store/db.ts';
 import { settleClaim } from '../store/claims.ts';
-import { insertEvents, upsertCheckpoints } from '../store/timeline.ts';
+import { endLeasedRun, renewRunLease } from '../store/runs.ts';
+import { writeCheckpointsAndEvents } from '../store/timeline.ts';
 import type { CheckpointRow, ClaimStatus, Clock, RunRow, RunStatus, TimelineEvent, TimelineEventType } from './types.ts';
 
 /** The worker no longer holds the run: another worker took it over, or it was cancelled. */
@@ -70,12 +71,10 @@ export class RunJournal {
     await this.db.transaction(async (tx) => {
       const ending = options.ending;
       if (ending) {
-        const held = await tx.run(
-          `UPDATE runs SET status = ?, error = ?, wake_at = ?, finished_at = ?, lease_owner = NULL, lease_until = NULL
-           WHERE id = ? AND lease_fence = ? AND status = 'running'`,
-          [ending.status, ending.error ?? null, ending.wakeAt ?? null, ending.status === 'waiting' ? null : now, run.id, run.leaseFence],
-        );
-        if (held !== 1) throw new LeaseLostError(`Run ${run.id} is no longer held by this worker.`);
+        const held = await endLeasedRun(tx, run, {
+          status: ending.status, error: ending.error ?? null, wakeAt: ending.wakeAt ?? null, finishedAt: ending.status === 'waiting' ? null : now,
+        });
+        if (!held) throw new LeaseLostError(`Run ${run.id} is no longer held by this worker.`);
       }
       if (options.claim) {
         // Without an ending, the claim's update also checks the run's fence (one statement).
@@ -85,13 +84,9 @@ export class RunJournal {
           throw new ClaimFencedError(`Refused to record ${options.claim.scope} / ${options.claim.key}: ${reason}.`);
         }
       } else if (!ending) {
-        const held = await tx.run(`UPDATE runs SET lease_until = ? WHERE id = ? AND lease_fence = ? AND status = 'running'`, [
-          now + this.leaseMs, run.id, run.leaseFence,
-        ]);
-        if (held !== 1) throw new LeaseLostError(`Run ${run.id} is no longer held by this worker.`);
+        if (!(await renewRunLease(tx, run, now + this.leaseMs))) throw new LeaseLostError(`Run ${run.id} is no longer held by this worker.`);
       }
-      await upsertCheckpoints(tx, checkpoints);
-      await insertEvents(tx, events);
+      await writeCheckpointsAndEvents(tx, checkpoints, events);
     });
     this.lastFlushed = checkpoints.map((checkpoint) => checkpoint.nodeId);
     this.events = [];

@@ -12,6 +12,7 @@ import type { Logger } from 'pino';
 import { newId } from '../ids.ts';
 import type { Db } from '../store/db.ts';
 import { ingestDelivery } from '../store/inbound.ts';
+import { listScheduleTriggers, recordScheduleFire, type ScheduleTrigger } from '../store/triggers.ts';
 import type { PlanCache } from './flow-plan.ts';
 import type { Clock } from './types.ts';
 
@@ -25,15 +26,6 @@ export interface SchedulerDeps {
   plans: PlanCache;
   log: Logger;
   onQueued(): void;
-}
-
-interface ScheduleRow {
-  hook_id: string;
-  flow_id: string;
-  node_id: string;
-  last_fire_at: number | null;
-  created_at: number;
-  version_id: string | null;
 }
 
 export function createScheduler(deps: SchedulerDeps, tickMs = 200) {
@@ -51,50 +43,46 @@ export function createScheduler(deps: SchedulerDeps, tickMs = 200) {
     return cron;
   };
 
-  async function fire(row: ScheduleRow, versionId: string, fireAt: number): Promise<void> {
+  async function fire(trigger: ScheduleTrigger, versionId: string, fireAt: number): Promise<void> {
     const now = deps.clock.now();
     const iso = new Date(fireAt).toISOString();
     const eventId = `schedule:${iso}`;
     const result = await deps.db.transaction(async (tx) => {
       const ingested = await ingestDelivery(tx, {
         inboundId: newId('inb'),
-        hookId: row.hook_id,
+        hookId: trigger.hookId,
         eventId,
         expiresAt: now + DEDUPE_WINDOW_MS,
         eventData: { eventId, scheduledFor: iso },
         run: {
-          id: newId('run'), flowId: row.flow_id, versionId, input: { scheduledFor: iso, firedAt: new Date(now).toISOString() },
-          triggerKind: 'schedule', triggerNode: row.node_id, eventId, replayOf: null, createdAt: now, createdBy: 'schedule',
+          id: newId('run'), flowId: trigger.flowId, versionId, input: { scheduledFor: iso, firedAt: new Date(now).toISOString() },
+          triggerKind: 'schedule', triggerNode: trigger.nodeId, eventId, replayOf: null, createdAt: now, createdBy: 'schedule',
         },
       });
-      await tx.run(`UPDATE triggers SET last_fire_at = ? WHERE hook_id = ? AND (last_fire_at IS NULL OR last_fire_at < ?)`, [fireAt, row.hook_id, fireAt]);
+      await recordScheduleFire(tx, trigger.hookId, fireAt);
       return ingested;
     });
     if (!result.duplicate) deps.onQueued();
   }
 
   async function tick(): Promise<void> {
-    const rows = await deps.db.all<ScheduleRow>(
-      `SELECT t.hook_id, t.flow_id, t.node_id, t.last_fire_at, t.created_at,
-         (SELECT v.id FROM flow_versions v WHERE v.flow_id = t.flow_id ORDER BY v.version DESC LIMIT 1) AS version_id
-       FROM triggers t WHERE t.kind = 'trigger.schedule'`,
-    );
+    const triggers = await listScheduleTriggers(deps.db);
     const now = deps.clock.now();
-    for (const row of rows) {
-      if (!row.version_id) continue;
-      const plan = await deps.plans.get(row.version_id);
-      const node = plan?.document.nodes.find((candidate) => candidate.id === row.node_id && candidate.type === 'trigger.schedule');
+    for (const trigger of triggers) {
+      if (!trigger.versionId) continue;
+      const plan = await deps.plans.get(trigger.versionId);
+      const node = plan?.document.nodes.find((candidate) => candidate.id === trigger.nodeId && candidate.type === 'trigger.schedule');
       if (!node) continue;
       try {
         const cron = cronFor(String(node.data.cron), typeof node.data.timezone === 'string' ? node.data.timezone : undefined);
         const latest = cron.previousRuns(1, new Date(now))[0]?.getTime();
-        const since = Number(row.last_fire_at ?? row.created_at);
+        const since = trigger.lastFireAt ?? trigger.createdAt;
         if (latest === undefined || latest <= since) continue;
         const missed = cron.nextRuns(MAX_CATCH_UP, new Date(since)).map((date) => date.getTime()).filter((time) => time <= latest);
         const catchUp = missed.length < MAX_CATCH_UP && missed[0] !== undefined && missed[0] >= now - CATCH_UP_MS;
-        for (const fireAt of catchUp ? missed : [latest]) await fire(row, row.version_id, fireAt);
+        for (const fireAt of catchUp ? missed : [latest]) await fire(trigger, trigger.versionId, fireAt);
       } catch (error) {
-        deps.log.warn({ err: error, hookId: row.hook_id }, 'schedule could not fire');
+        deps.log.warn({ err: error, hookId: trigger.hookId }, 'schedule could not fire');
       }
     }
   }

@@ -4,6 +4,7 @@
  * 2 s); a newly published version is picked up within that time.
  */
 import type { Db } from '../store/db.ts';
+import { findHook } from '../store/triggers.ts';
 import type { FlowNode } from './flow/document.ts';
 import type { PlanCache } from './flow-plan.ts';
 
@@ -23,19 +24,12 @@ export function triggerDirectory(db: Db, plans: PlanCache, clock: () => number, 
       const now = clock();
       const cached = cache.get(hookId);
       if (cached && cached.until > now) return cached.info;
-      const row = await db.get<{ flow_id: string; node_id: string; kind: string; version_id: string }>(
-        `SELECT t.flow_id, t.node_id, t.kind, v.id AS version_id FROM triggers t
-         JOIN flow_versions v ON v.flow_id = t.flow_id
-         WHERE t.hook_id = ? ORDER BY v.version DESC LIMIT 1`,
-        [hookId],
-      );
+      const hook = await findHook(db, hookId);
       let info: TriggerInfo | null = null;
-      if (row) {
-        const plan = await plans.get(row.version_id);
-        const node = plan?.document.nodes.find((candidate) => candidate.id === row.node_id);
-        if (node && node.type === row.kind) {
-          info = { hookId, flowId: row.flow_id, nodeId: row.node_id, kind: row.kind, versionId: row.version_id, node };
-        }
+      if (hook) {
+        const plan = await plans.get(hook.versionId);
+        const node = plan?.document.nodes.find((candidate) => candidate.id === hook.nodeId);
+        if (node && node.type === hook.kind) info = { ...hook, node };
       }
       if (cache.size > 10_000) cache.clear();
       cache.set(hookId, { info, until: now + ttlMs });

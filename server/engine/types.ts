@@ -7,7 +7,11 @@
  * - checkpoint: the stored outcome of one step in one run, unique per (run, node).
  * - claim: the row (scope, key) that decides who may perform a side effect. Its `fence`
  *   grows on every take-over; every write to it names the fence it expects.
- * - timeline: the append-only events of a run, in the fixed vocabulary below.
+ * - timeline: the append-only events of a run, in the fixed vocabulary of
+ *   `TIMELINE_EVENT_TYPES`.
+ *
+ * The rows and their status words are the store's (store/types.ts), re-exported here;
+ * what follows is what the engine makes of them.
  *
  * Run lifecycle (what happens on entry)
  * - queued: inserted by a trigger, replay or rerun; any worker may lease it.
@@ -29,83 +33,14 @@
  *   the key stops for review. Expired claims (past their keep time) count as absent.
  */
 
-export const RUN_STATUSES = ['queued', 'running', 'waiting', 'succeeded', 'failed', 'needs_review', 'cancelled'] as const;
-export type RunStatus = (typeof RUN_STATUSES)[number];
+import type { RunStatus } from '../store/types.ts';
+
+export { RUN_STATUSES, TIMELINE_EVENT_TYPES } from '../store/types.ts';
+export type {
+  CheckpointRow, CheckpointStatus, ClaimRow, ClaimStatus, RunRow, RunStatus, TimelineEvent, TimelineEventType,
+} from '../store/types.ts';
+
 export const SETTLED_RUN_STATUSES: readonly RunStatus[] = ['succeeded', 'failed', 'needs_review', 'cancelled'];
-
-export type ClaimStatus = 'in_progress' | 'succeeded' | 'failed' | 'uncertain';
-
-/** `waiting` marks a delay that started; `uncertain` a step waiting for review. */
-export type CheckpointStatus = 'succeeded' | 'skipped' | 'waiting' | 'uncertain' | 'failed';
-
-export const TIMELINE_EVENT_TYPES = [
-  'run.queued', 'run.started', 'run.succeeded', 'run.failed', 'run.needs_review', 'run.rerun', 'run.cancelled',
-  'step.started', 'step.succeeded', 'step.failed', 'step.retry_scheduled', 'step.skipped', 'step.duplicate',
-  'step.key_conflict', 'step.waiting_for_claim', 'step.recovered', 'step.uncertain', 'step.resolved', 'step.waiting',
-  'webhook.received', 'webhook.duplicate', 'webhook.rejected',
-] as const;
-export type TimelineEventType = (typeof TIMELINE_EVENT_TYPES)[number];
-
-export interface RunRow {
-  id: string;
-  seq: number;
-  flowId: string;
-  versionId: string;
-  status: RunStatus;
-  input: unknown;
-  triggerKind: string;
-  triggerNode: string | null;
-  eventId: string | null;
-  replayOf: string | null;
-  attempt: number;
-  leaseOwner: string | null;
-  leaseUntil: number | null;
-  leaseFence: number;
-  wakeAt: number | null;
-  error: string | null;
-  createdAt: number;
-  startedAt: number | null;
-  finishedAt: number | null;
-  createdBy: string;
-}
-
-export interface ClaimRow {
-  scope: string;
-  key: string;
-  status: ClaimStatus;
-  fingerprint: string;
-  request: unknown;
-  ownerRunId: string;
-  ownerNodeId: string;
-  fence: number;
-  leaseUntil: number;
-  output: unknown;
-  error: string | null;
-  expiresAt: number;
-  createdAt: number;
-  updatedAt: number;
-}
-
-export interface CheckpointRow {
-  runId: string;
-  nodeId: string;
-  status: CheckpointStatus;
-  output: unknown;
-  keyScope: string | null;
-  key: string | null;
-  attempt: number;
-  createdAt: number;
-}
-
-export interface TimelineEvent {
-  id?: number;
-  runId: string;
-  type: TimelineEventType;
-  nodeId: string | null;
-  attempt: number;
-  data: Record<string, unknown> | null;
-  createdAt: number;
-}
 
 /** Time, injectable so leases and backoff can be tested without sleeping. */
 export interface Clock {

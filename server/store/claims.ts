@@ -3,9 +3,10 @@
  * statement — insert-or-nothing to win, a fence-guarded update to take over or settle —
  * so two workers can never both believe they won.
  */
-import type { ClaimRow, ClaimStatus } from '../engine/types.ts';
+import { batchRows, perDialect } from './batch.ts';
 import type { Sql } from './db.ts';
 import { CLAIM_COLUMNS, toClaim, toJson } from './rows.ts';
+import type { ClaimRef, ClaimRow, ClaimStatus } from './types.ts';
 
 export interface ClaimAttempt {
   scope: string;
@@ -41,6 +42,16 @@ export async function tryClaim(sql: Sql, claim: ClaimAttempt): Promise<number | 
 export async function readClaim(sql: Sql, scope: string, key: string): Promise<ClaimRow | undefined> {
   const row = await sql.get(`SELECT ${CLAIM_COLUMNS} FROM claims WHERE scope = ? AND key = ?`, [scope, key]);
   return row ? toClaim(row) : undefined;
+}
+
+const READ_CLAIMS = perDialect((dialect) =>
+  `SELECT ${CLAIM_COLUMNS} FROM claims WHERE (scope, key) IN (SELECT scope, key FROM ${batchRows(dialect, [['scope', 'text'], ['key', 'text']])})`);
+
+/** The claims that exist among `refs`, in one statement whatever their number (no order). */
+export async function readClaims(sql: Sql, refs: readonly ClaimRef[]): Promise<ClaimRow[]> {
+  if (refs.length === 0) return [];
+  const rows = await sql.all(READ_CLAIMS[sql.dialect], [refs.map((ref) => [ref.scope, ref.key])]);
+  return rows.map(toClaim);
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * Values the database refuses are told apart from faults, on real errors from both
- * engines and through Prisma; a tRPC procedure whose input reached such a query answers
+ * engines, raw and through a store; a tRPC procedure whose input reached such a query answers
  * 400 (the safety net behind the input schemas), never 500.
  */
 import { mkdtempSync } from 'node:fs';
@@ -54,11 +54,11 @@ for (const kind of testDatabases()) {
       expect(refusedValue(Object.assign(new Error('socket'), { code: 'EPIPE' }))).toBeNull();
     });
 
-    it.runIf(kind.name === 'postgresql')('recognises PostgreSQL\'s refusals, raw and through Prisma', async () => {
+    it.runIf(kind.name === 'postgresql')('recognises PostgreSQL\'s refusals, raw and through a store', async () => {
       expect(refusedValue(await errorOf(() => services.db.get('SELECT id FROM runs WHERE id = ?', ['run\u0000'])))).toBe('invalid');
       expect(refusedValue(await errorOf(() => services.db.get('SELECT id FROM runs WHERE seq = ?', ['99999999999999999999999'])))).toBe('invalid');
       expect(refusedValue(await errorOf(() => services.db.get('SELECT id FROM runs WHERE seq = ?', [2 ** 40])))).toBe('invalid');
-      expect(refusedValue(await errorOf(() => services.prisma.flow.findUnique({ where: { id: 'flow\u0000' } })))).toBe('invalid');
+      expect(refusedValue(await errorOf(() => services.flows.get('flow\u0000')))).toBe('invalid');
       // An index entry holds at most about 2.7 KB; random text does not compress below that.
       const huge = Array.from({ length: 12_000 }, () => String.fromCharCode(33 + Math.floor(Math.random() * 90))).join('');
       const tooLarge = await errorOf(() => services.db.run('INSERT INTO secrets (name, ciphertext, iv, tag, updated_at) VALUES (?, ?, ?, ?, ?)', [huge, 'x', 'x', 'x', 0]));

@@ -10,18 +10,26 @@
  * waiting until the open transaction commits (the fast path, no transaction open, runs
  * the statement straight away).
  *
- * Masking is a property of this seam: every string parameter of every statement passes
- * the database's masker (engine/secrets/masker.ts), reads as well as writes, so a key or
- * id that holds a secret is looked up in the same masked form it was stored in. Only the
- * secrets table, which holds ciphertext, is reached through `unmasked`.
+ * Masking is a property of this seam: every string parameter of every statement (and
+ * every string in an array parameter) passes the database's masker, reads as well as
+ * writes, so a key or id that holds a secret is looked up in the same masked form it was
+ * stored in. Only the secrets table, which holds ciphertext, is reached through
+ * `unmasked`. The masker is the caller's (the engine's secrets/masker.ts); this seam only
+ * needs the small `ParamMasker` (param-masker.ts).
+ *
+ * A batch is one array parameter, so a statement's text never varies with its size
+ * (batch.ts): a list of values is a PostgreSQL array (`= ANY(?)`) or, on SQLite, JSON
+ * text (`IN (SELECT value FROM json_each(?))`); rows are JSON text on both.
  */
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { createMasker, maskParams, type Masker } from '../engine/secrets/masker.ts';
+import { batchText } from './batch.ts';
 import { postgresOpenError, redactUrl, sqliteOpenError } from './db-errors.ts';
+import { maskParams, MASKS_NOTHING, type ParamMasker } from './param-masker.ts';
 import { FALLBACK_AUTOCHECKPOINT_PAGES, startCheckpointer, type Checkpointer } from './sqlite-checkpointer.ts';
 
 export { redactUrl };
+export type { ParamMasker };
 
 export type Dialect = 'sqlite' | 'postgresql';
 export type Row = Record<string, unknown>;
@@ -37,7 +45,7 @@ export interface Sql {
   exec(script: string): Promise<void>;
 }
 
-export interface Db extends Sql {
+export interface Db<M extends ParamMasker = ParamMasker> extends Sql {
   /**
    * Wakes listeners in other processes (PostgreSQL NOTIFY); a no-op on SQLite, where the
    * one process wakes its worker directly.
@@ -58,7 +66,7 @@ export interface Db extends Sql {
    */
   durably<T>(body: (sql: Sql) => Promise<T>): Promise<T>;
   /** Replaces secrets' values in every string parameter; the secret service keeps it current. */
-  readonly masker: Masker;
+  readonly masker: M;
   /** Statements whose parameters skip the masker: only for the secrets table (ciphertext). */
   readonly unmasked: Sql;
   close(): Promise<void>;
@@ -70,19 +78,19 @@ export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//i.test(url);
 }
 
-export interface DatabaseOptions {
-  /** (default: a masker of its own, knowing no value yet) */
-  masker?: Masker;
+export interface DatabaseOptions<M extends ParamMasker> {
+  /** (default: one that masks nothing) */
+  masker?: M;
 }
 
-export async function openDatabase(url: string, options: DatabaseOptions = {}): Promise<Db> {
-  const masker = options.masker ?? createMasker();
+export async function openDatabase<M extends ParamMasker = ParamMasker>(url: string, options: DatabaseOptions<M> = {}): Promise<Db<M>> {
+  const masker = options.masker ?? (MASKS_NOTHING as M);
   return isPostgresUrl(url) ? openPostgres(url, masker) : openSqlite(url.replace(/^file:/, ''), masker);
 }
 
 // ---------------------------------------------------------------- SQLite
 
-function openSqlite(path: string, masker: Masker): Db {
+function openSqlite<M extends ParamMasker>(path: string, masker: M): Db<M> {
   let raw: Database.Database;
   try {
     raw = new Database(path, { timeout: 5000 });
@@ -110,7 +118,7 @@ function openSqlite(path: string, masker: Masker): Db {
     }
     return statement;
   };
-  const sqliteSql = (mask: Masker | null): Sql => ({
+  const sqliteSql = (mask: ParamMasker | null): Sql => ({
     dialect: 'sqlite',
     async all<T>(sql: string, params: readonly unknown[] = []) {
       const statement = prepare(sql);
@@ -267,9 +275,10 @@ function openSqlite(path: string, masker: Masker): Db {
   };
 }
 
-function sqliteParams(params: readonly unknown[], masker: Masker | null): unknown[] {
+// SQLite has no arrays: an array parameter arrives as JSON text, read with json_each.
+function sqliteParams(params: readonly unknown[], masker: ParamMasker | null): unknown[] {
   const masked = masker ? maskParams(params, masker) : params;
-  return masked.map((value) => (typeof value === 'boolean' ? (value ? 1 : 0) : value));
+  return masked.map((value) => (typeof value === 'boolean' ? (value ? 1 : 0) : Array.isArray(value) ? batchText(value, 'sqlite') : value));
 }
 
 // ---------------------------------------------------------------- PostgreSQL
@@ -307,10 +316,16 @@ function statementName(text: string): string | undefined {
   return name;
 }
 
-function postgresSql(client: pg.Pool | pg.PoolClient, masker: Masker | null): Sql {
+// A batch of rows (an array of arrays) arrives as JSON text, which costs less to write
+// than one PostgreSQL array per column; a list of values stays an array (`= ANY(?)`).
+function postgresParams(params: readonly unknown[]): unknown[] {
+  return params.map((value) => (Array.isArray(value) && Array.isArray(value[0]) ? batchText(value, 'postgresql') : value));
+}
+
+function postgresSql(client: pg.Pool | pg.PoolClient, masker: ParamMasker | null): Sql {
   const query = (sql: string, params: readonly unknown[]) => {
     const text = toPostgres(sql);
-    const values = (masker ? maskParams(params, masker) : params) as unknown[];
+    const values = postgresParams(masker ? maskParams(params, masker) : params);
     return client.query({ name: statementName(text), text, values });
   };
   return {
@@ -330,7 +345,7 @@ function postgresSql(client: pg.Pool | pg.PoolClient, masker: Masker | null): Sq
   };
 }
 
-async function openPostgres(url: string, masker: Masker): Promise<Db> {
+async function openPostgres<M extends ParamMasker>(url: string, masker: M): Promise<Db<M>> {
   // A process frozen inside a transaction (a long pause, SIGSTOP) would hold its row locks
   // until its connection died; the server ends such a transaction after 5 s instead, so
   // other workers can take over what it held (its late writes are then refused by fences).

@@ -3,46 +3,12 @@
  * column and unique index of the schema exists in a freshly migrated database, on each
  * engine. Prisma's migrate cannot run here, so this test is what keeps them in step.
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { testDatabases } from '../testing/databases.ts';
 import { useMigratedDatabase } from '../testing/migrated-database.ts';
+import { readSchemaModels } from '../testing/prisma-schema.ts';
 import type { Db } from './db.ts';
 import { migrate } from './migrate.ts';
-
-interface ModelShape {
-  table: string;
-  columns: string[];
-  /** Column lists that must be unique: @id, @@id, @unique, @@unique. */
-  uniques: string[][];
-}
-
-/** Reads the models of schema.prisma: scalar fields, their mapped names, and unique sets. */
-function parseSchema(text: string): ModelShape[] {
-  const modelNames = new Set([...text.matchAll(/^model\s+(\w+)\s*\{/gm)].map((match) => match[1]!));
-  const models: ModelShape[] = [];
-  for (const match of text.matchAll(/^model\s+(\w+)\s*\{([\s\S]*?)^\}/gm)) {
-    const body = match[2]!;
-    const table = /@@map\("([^"]+)"\)/.exec(body)?.[1] ?? match[1]!;
-    const fieldColumn = new Map<string, string>();
-    const uniques: string[][] = [];
-    for (const raw of body.split('\n')) {
-      const line = raw.replace(/\/\/.*$/, '').trim();
-      const field = /^(\w+)\s+(\w+)(\[\])?(\?)?(.*)$/.exec(line);
-      if (!field || line.startsWith('@@')) continue;
-      const [, name, type, list, , attributes = ''] = field;
-      if (modelNames.has(type!) || list) continue;
-      const column = /@map\("([^"]+)"\)/.exec(attributes)?.[1] ?? name!;
-      fieldColumn.set(name!, column);
-      if (/@id\b|@unique\b/.test(attributes)) uniques.push([column]);
-    }
-    for (const block of body.matchAll(/@@(?:id|unique)\(\[([^\]]+)\]/g)) {
-      uniques.push(block[1]!.split(',').map((name) => fieldColumn.get(name.trim()) ?? name.trim()));
-    }
-    models.push({ table, columns: [...fieldColumn.values()], uniques });
-  }
-  return models;
-}
 
 async function actualColumns(db: Db, table: string): Promise<string[]> {
   if (db.dialect === 'sqlite') {
@@ -75,7 +41,7 @@ async function actualUniques(db: Db, table: string): Promise<string[][]> {
   return rows.map((row) => /\(([^)]+)\)/.exec(row.indexdef)![1]!.split(',').map((column) => column.trim().replace(/"/g, '')));
 }
 
-const models = parseSchema(readFileSync(new URL('../../prisma/schema.prisma', import.meta.url), 'utf8'));
+const models = readSchemaModels().map((model) => ({ ...model, columns: model.fields.map((field) => field.column) }));
 
 it('reads every model of the schema', () => {
   expect(models.map((model) => model.table)).toEqual(

@@ -3,26 +3,37 @@
  * compare-and-set on the row's version, so of two concurrent events for one entity at
  * most one applies from any given state.
  */
-import { UserError } from '../engine/errors.ts';
-import type { EntityTransitionRequest, EntityTransitionResult } from '../engine/steps/types.ts';
 import type { Sql } from './db.ts';
+import { InvalidRequestError } from './errors.ts';
+import { ENTITY_STATE_COLUMNS, toEntityState, type EntityStateRow } from './rows.ts';
 
-interface EntityRow {
-  state: string;
-  rank: number;
-  version: number;
-  applied_by: string | null;
+export interface EntityTransitionRequest {
+  scope: string;
+  entity: string;
+  /** The states in order: a move only goes forward. */
+  states: string[];
+  to: string;
+  /** Apply only once the entity has reached this state. */
+  requires?: string;
+  /** `runId/nodeId`: lets the same step re-executed after a crash recognise its own move. */
+  appliedBy: string;
+  now: number;
 }
 
-export async function readEntity(sql: Sql, scope: string, entity: string): Promise<EntityRow | undefined> {
-  const row = await sql.get<EntityRow>(`SELECT state, rank, version, applied_by FROM entity_states WHERE scope = ? AND entity = ?`, [scope, entity]);
-  return row ? { ...row, rank: Number(row.rank), version: Number(row.version) } : undefined;
+export type EntityTransitionResult =
+  | { applied: true; from: string | null; to: string; version: number }
+  | { applied: false; blocked?: false; current: string; to: string; version: number }
+  | { applied: false; blocked: true; current: string | null; to: string };
+
+export async function readEntity(sql: Sql, scope: string, entity: string): Promise<EntityStateRow | undefined> {
+  const row = await sql.get(`SELECT ${ENTITY_STATE_COLUMNS} FROM entity_states WHERE scope = ? AND entity = ?`, [scope, entity]);
+  return row ? toEntityState(row) : undefined;
 }
 
 export async function transitionEntity(sql: Sql, request: EntityTransitionRequest): Promise<EntityTransitionResult> {
   const rank = request.states.indexOf(request.to);
-  if (rank < 0) throw new UserError(`"${request.to}" is not one of this step's states (${request.states.join(', ')}).`);
-  const rankOf = (row: EntityRow) => {
+  if (rank < 0) throw new InvalidRequestError(`"${request.to}" is not one of this step's states (${request.states.join(', ')}).`);
+  const rankOf = (row: EntityStateRow) => {
     const index = request.states.indexOf(row.state);
     return index >= 0 ? index : row.rank;
   };
@@ -42,7 +53,7 @@ export async function transitionEntity(sql: Sql, request: EntityTransitionReques
       continue;
     }
     // The same step of the same run re-executed after a crash: its move already happened.
-    if (current.applied_by === request.appliedBy && current.state === request.to) {
+    if (current.appliedBy === request.appliedBy && current.state === request.to) {
       return { applied: true, from: null, to: request.to, version: current.version };
     }
     if (rank <= rankOf(current)) return { applied: false, current: current.state, to: request.to, version: current.version };

@@ -1,137 +1,103 @@
-/** Flows, their immutable versions and their trigger ids (Prisma: low-rate, editor-paced). */
-import type { Prisma } from './prisma.ts';
+/**
+ * Flows, their immutable versions and their triggers. Editor-paced, but on the same seam
+ * as everything else (db.ts): one connection on SQLite, whose writes join the group
+ * commit, and every string parameter through the masker.
+ */
+import { isOneOf } from './batch.ts';
+import type { Db } from './db.ts';
+import { FLOW_COLUMNS, FLOW_VERSION_COLUMNS, toFlow, toFlowVersion } from './rows.ts';
+import { deleteTriggers, listTriggers, upsertTriggers } from './triggers.ts';
+import type { FlowRow, FlowSummaryRow, FlowVersionRow, TriggerRow } from './types.ts';
 
-export interface FlowSummaryRow {
-  id: string;
-  name: string;
-  createdAt: number;
-  updatedAt: number;
-  latestVersion: number | null;
-}
-
-export interface FlowRow {
-  id: string;
-  name: string;
-  draft: string;
-  createdAt: number;
-  updatedAt: number;
-}
-
-export interface FlowVersionRow {
-  id: string;
-  flowId: string;
-  version: number;
-  document: string;
-  createdAt: number;
-  createdBy: string;
-}
-
-export interface TriggerRow {
-  hookId: string;
-  flowId: string;
-  nodeId: string;
-  kind: string;
-}
-
-const toFlow = (row: { id: string; name: string; draft: string; createdAt: bigint; updatedAt: bigint }): FlowRow => ({
-  ...row,
-  createdAt: Number(row.createdAt),
-  updatedAt: Number(row.updatedAt),
-});
-
-const toVersion = (row: {
-  id: string; flowId: string; version: number; document: string; createdAt: bigint; createdBy: string;
-}): FlowVersionRow => ({ ...row, createdAt: Number(row.createdAt) });
-
-export function flowStore(prisma: Prisma) {
+export function flowStore(db: Db) {
   return {
     async list(): Promise<FlowSummaryRow[]> {
-      const rows = await prisma.flow.findMany({
-        orderBy: { updatedAt: 'desc' },
-        select: {
-          id: true, name: true, createdAt: true, updatedAt: true,
-          versions: { select: { version: true }, orderBy: { version: 'desc' }, take: 1 },
-        },
-      });
+      const rows = await db.all(
+        `SELECT f.id, f.name, f.created_at, f.updated_at,
+           (SELECT MAX(v.version) FROM flow_versions v WHERE v.flow_id = f.id) AS latest_version
+         FROM flows f ORDER BY f.updated_at DESC`,
+      );
       return rows.map((row) => ({
-        id: row.id,
-        name: row.name,
-        createdAt: Number(row.createdAt),
-        updatedAt: Number(row.updatedAt),
-        latestVersion: row.versions[0]?.version ?? null,
+        id: row.id as string,
+        name: row.name as string,
+        createdAt: Number(row.created_at),
+        updatedAt: Number(row.updated_at),
+        latestVersion: row.latest_version == null ? null : Number(row.latest_version),
       }));
     },
 
     async get(id: string): Promise<FlowRow | null> {
-      const row = await prisma.flow.findUnique({ where: { id } });
+      const row = await db.get(`SELECT ${FLOW_COLUMNS} FROM flows WHERE id = ?`, [id]);
       return row ? toFlow(row) : null;
     },
 
     async create(flow: FlowRow): Promise<void> {
-      await prisma.flow.create({
-        data: { ...flow, createdAt: BigInt(flow.createdAt), updatedAt: BigInt(flow.updatedAt) },
-      });
+      await db.run(`INSERT INTO flows (id, name, draft, created_at, updated_at) VALUES (?, ?, ?, ?, ?)`, [
+        flow.id, flow.name, flow.draft, flow.createdAt, flow.updatedAt,
+      ]);
     },
 
     /** Returns false when the flow does not exist. */
     async saveDraft(id: string, name: string, draft: string, now: number): Promise<boolean> {
-      const { count } = await prisma.flow.updateMany({ where: { id }, data: { name, draft, updatedAt: BigInt(now) } });
-      return count === 1;
+      return (await db.run(`UPDATE flows SET name = ?, draft = ?, updated_at = ? WHERE id = ?`, [name, draft, now, id])) === 1;
     },
 
+    /** Removes the flow, its versions (by cascade) and its triggers. */
     async delete(id: string): Promise<boolean> {
-      const { count } = await prisma.flow.deleteMany({ where: { id } });
-      await prisma.trigger.deleteMany({ where: { flowId: id } });
-      return count === 1;
+      return db.transaction(async (tx) => {
+        const removed = await tx.run(`DELETE FROM flows WHERE id = ?`, [id]);
+        await deleteTriggers(tx, id);
+        return removed === 1;
+      });
     },
 
     async versions(flowId: string): Promise<FlowVersionRow[]> {
-      const rows = await prisma.flowVersion.findMany({ where: { flowId }, orderBy: { version: 'desc' } });
-      return rows.map(toVersion);
+      const rows = await db.all(`SELECT ${FLOW_VERSION_COLUMNS} FROM flow_versions WHERE flow_id = ? ORDER BY version DESC`, [flowId]);
+      return rows.map(toFlowVersion);
     },
 
     async version(versionId: string): Promise<FlowVersionRow | null> {
-      const row = await prisma.flowVersion.findUnique({ where: { id: versionId } });
-      return row ? toVersion(row) : null;
+      const row = await db.get(`SELECT ${FLOW_VERSION_COLUMNS} FROM flow_versions WHERE id = ?`, [versionId]);
+      return row ? toFlowVersion(row) : null;
     },
 
     async latestVersion(flowId: string): Promise<FlowVersionRow | null> {
-      const row = await prisma.flowVersion.findFirst({ where: { flowId }, orderBy: { version: 'desc' } });
-      return row ? toVersion(row) : null;
+      const row = await db.get(`SELECT ${FLOW_VERSION_COLUMNS} FROM flow_versions WHERE flow_id = ? ORDER BY version DESC LIMIT 1`, [flowId]);
+      return row ? toFlowVersion(row) : null;
+    },
+
+    /** Versions' numbers by id, for lists that show which version a run ran. */
+    async versionNumbers(versionIds: string[]): Promise<Map<string, number>> {
+      if (versionIds.length === 0) return new Map();
+      const rows = await db.all<{ id: string; version: number }>(
+        `SELECT id, version FROM flow_versions WHERE ${isOneOf(db.dialect, 'id')}`,
+        [versionIds],
+      );
+      return new Map(rows.map((row) => [row.id, Number(row.version)]));
     },
 
     /**
-     * Publishes the next version number. The unique (flow, version) index settles two
-     * publishes at once: the loser's insert fails and it tries the following number.
+     * Publishes the next version number with the flow's triggers, in one transaction.
+     * Publishes of one flow take turns on the flow's row (SQLite's writers always take
+     * turns), so each numbers after the one before; the unique (flow, version) index
+     * stays the last word.
      */
     async publish(version: Omit<FlowVersionRow, 'version'>, triggers: Omit<TriggerRow, 'flowId'>[]): Promise<FlowVersionRow> {
-      for (let tries = 0; ; tries++) {
-        const latest = await prisma.flowVersion.findFirst({ where: { flowId: version.flowId }, orderBy: { version: 'desc' } });
-        const next = (latest?.version ?? 0) + 1;
-        try {
-          const row = await prisma.$transaction(async (tx) => {
-            const created = await tx.flowVersion.create({
-              data: { ...version, version: next, createdAt: BigInt(version.createdAt) },
-            });
-            for (const trigger of triggers) {
-              await tx.trigger.upsert({
-                where: { flowId_nodeId: { flowId: version.flowId, nodeId: trigger.nodeId } },
-                create: { ...trigger, flowId: version.flowId, createdAt: BigInt(version.createdAt) },
-                update: { kind: trigger.kind },
-              });
-            }
-            return created;
-          });
-          return toVersion(row);
-        } catch (error) {
-          if (tries < 3 && (error as { code?: string }).code === 'P2002') continue;
-          throw error;
-        }
-      }
+      return db.transaction(async (tx) => {
+        if (tx.dialect === 'postgresql') await tx.get(`SELECT id FROM flows WHERE id = ? FOR UPDATE`, [version.flowId]);
+        const row = await tx.get(
+          `INSERT INTO flow_versions (id, flow_id, version, document, created_at, created_by)
+           SELECT ?, ?, COALESCE(MAX(version), 0) + 1, ?, CAST(? AS BIGINT), ? FROM flow_versions WHERE flow_id = ?
+           RETURNING ${FLOW_VERSION_COLUMNS}`,
+          [version.id, version.flowId, version.document, version.createdAt, version.createdBy, version.flowId],
+        );
+        await upsertTriggers(tx, version.flowId, triggers, version.createdAt);
+        return toFlowVersion(row!);
+      });
     },
 
     async triggers(flowId: string): Promise<TriggerRow[]> {
-      return prisma.trigger.findMany({ where: { flowId }, select: { hookId: true, flowId: true, nodeId: true, kind: true } });
+      return listTriggers(db, flowId);
     },
   };
 }

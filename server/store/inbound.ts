@@ -3,11 +3,12 @@
  * the hottest write path: one transaction decides new-or-repeat with one insert under the
  * unique (hook, event id) index, never a read-then-write.
  */
-import type { TimelineEvent } from '../engine/types.ts';
+import { isOneOf } from './batch.ts';
 import type { Sql } from './db.ts';
-import { toJson } from './rows.ts';
+import { INBOUND_EVENT_COLUMNS, REJECTION_COLUMNS, toInboundEvent, toJson, toRejection, type RejectionRow } from './rows.ts';
 import { insertRun, queuedEvent, type NewRun } from './runs.ts';
 import { insertEvents } from './timeline.ts';
+import type { TimelineEvent } from './types.ts';
 
 export interface Delivery {
   inboundId: string;
@@ -130,36 +131,35 @@ export interface InboxDelivery {
   lastSeenAt: number;
 }
 
-export async function listDeliveries(sql: Sql, hookIds: string[], limit: number): Promise<InboxDelivery[]> {
-  if (hookIds.length === 0) return [];
-  const rows = await sql.all<Record<string, unknown>>(
-    `SELECT i.id, i.hook_id, i.event_id, i.run_id, i.duplicates, i.received_at, i.last_seen_at, r.status
-     FROM inbound_events i LEFT JOIN runs r ON r.id = i.run_id
-     WHERE i.hook_id IN (${hookIds.map(() => '?').join(', ')}) ORDER BY i.received_at DESC LIMIT ?`,
-    [...hookIds, limit],
-  );
-  return rows.map((row) => ({
-    id: row.id as string, hookId: row.hook_id as string, eventId: row.event_id as string, runId: row.run_id as string,
-    runStatus: (row.status as string | null) ?? null, duplicates: Number(row.duplicates), receivedAt: Number(row.received_at), lastSeenAt: Number(row.last_seen_at),
-  }));
+function toDelivery(row: Record<string, unknown>, runStatus: string | null): InboxDelivery {
+  const { id, hookId, eventId, runId, duplicates, receivedAt, lastSeenAt } = toInboundEvent(row);
+  return { id, hookId, eventId, runId, runStatus, duplicates, receivedAt, lastSeenAt };
 }
 
-export async function listRejections(sql: Sql, hookIds: string[], limit: number) {
+export async function listDeliveries(sql: Sql, hookIds: string[], limit: number): Promise<InboxDelivery[]> {
   if (hookIds.length === 0) return [];
+  const columns = INBOUND_EVENT_COLUMNS.split(', ').map((column) => `i.${column}`).join(', ');
   const rows = await sql.all<Record<string, unknown>>(
-    `SELECT id, hook_id, status, reason, received_at FROM webhook_rejections WHERE hook_id IN (${hookIds.map(() => '?').join(', ')}) ORDER BY id DESC LIMIT ?`,
-    [...hookIds, limit],
+    `SELECT ${columns}, r.status AS run_status
+     FROM inbound_events i LEFT JOIN runs r ON r.id = i.run_id
+     WHERE ${isOneOf(sql.dialect, 'i.hook_id')} ORDER BY i.received_at DESC LIMIT ?`,
+    [hookIds, limit],
   );
-  return rows.map((row) => ({ id: Number(row.id), hookId: row.hook_id as string, status: Number(row.status), reason: row.reason as string, receivedAt: Number(row.received_at) }));
+  return rows.map((row) => toDelivery(row, (row.run_status as string | null) ?? null));
+}
+
+export async function listRejections(sql: Sql, hookIds: string[], limit: number): Promise<RejectionRow[]> {
+  if (hookIds.length === 0) return [];
+  const rows = await sql.all(
+    `SELECT ${REJECTION_COLUMNS} FROM webhook_rejections WHERE ${isOneOf(sql.dialect, 'hook_id')} ORDER BY id DESC LIMIT ?`,
+    [hookIds, limit],
+  );
+  return rows.map(toRejection);
 }
 
 export async function getDelivery(sql: Sql, id: string): Promise<InboxDelivery | undefined> {
-  const row = await sql.get<Record<string, unknown>>(`SELECT id, hook_id, event_id, run_id, duplicates, received_at, last_seen_at FROM inbound_events WHERE id = ?`, [id]);
-  if (!row) return undefined;
-  return {
-    id: row.id as string, hookId: row.hook_id as string, eventId: row.event_id as string, runId: row.run_id as string, runStatus: null,
-    duplicates: Number(row.duplicates), receivedAt: Number(row.received_at), lastSeenAt: Number(row.last_seen_at),
-  };
+  const row = await sql.get(`SELECT ${INBOUND_EVENT_COLUMNS} FROM inbound_events WHERE id = ?`, [id]);
+  return row ? toDelivery(row, null) : undefined;
 }
 
 /** The sweeper: forgets event ids past their dedupe window and old rejections. */

@@ -1,13 +1,24 @@
-/** Column ↔ field mapping shared by the raw-SQL stores. JSON columns are text on both engines. */
-import type { CheckpointRow, ClaimRow, RunRow, TimelineEvent } from '../engine/types.ts';
+/**
+ * Column ↔ field mapping for every table. Statements select a mapper's `columns` and hand
+ * each row to its `read`; fields are named as in prisma/schema.prisma, and
+ * rows.schema.test.ts checks every mapper against the schema on both databases. JSON
+ * columns are text on both engines; BIGINT times come back as numbers.
+ */
+import type { Row } from './db.ts';
+import type {
+  CheckpointRow, ClaimRow, FlowRow, FlowVersionRow, RunRow, SecretRow, StoredTriggerRow, TimelineEvent,
+} from './types.ts';
 
 export const parseJson = (text: unknown): unknown => (typeof text === 'string' ? JSON.parse(text) : (text ?? null));
 export const toJson = (value: unknown): string | null => (value === undefined ? null : JSON.stringify(value));
 
+const orNull = (value: unknown): string | null => (value as string | null) ?? null;
+const numberOrNull = (value: unknown): number | null => (value == null ? null : Number(value));
+
 export const RUN_COLUMNS =
   'id, seq, flow_id, version_id, status, input, trigger_kind, trigger_node, event_id, replay_of, attempt, lease_owner, lease_until, lease_fence, wake_at, error, created_at, started_at, finished_at, created_by';
 
-export function toRun(row: Record<string, unknown>): RunRow {
+export function toRun(row: Row): RunRow {
   return {
     id: row.id as string,
     seq: Number(row.seq),
@@ -16,18 +27,18 @@ export function toRun(row: Record<string, unknown>): RunRow {
     status: row.status as RunRow['status'],
     input: parseJson(row.input),
     triggerKind: row.trigger_kind as string,
-    triggerNode: (row.trigger_node as string | null) ?? null,
-    eventId: (row.event_id as string | null) ?? null,
-    replayOf: (row.replay_of as string | null) ?? null,
+    triggerNode: orNull(row.trigger_node),
+    eventId: orNull(row.event_id),
+    replayOf: orNull(row.replay_of),
     attempt: Number(row.attempt),
-    leaseOwner: (row.lease_owner as string | null) ?? null,
-    leaseUntil: row.lease_until == null ? null : Number(row.lease_until),
+    leaseOwner: orNull(row.lease_owner),
+    leaseUntil: numberOrNull(row.lease_until),
     leaseFence: Number(row.lease_fence),
-    wakeAt: row.wake_at == null ? null : Number(row.wake_at),
-    error: (row.error as string | null) ?? null,
+    wakeAt: numberOrNull(row.wake_at),
+    error: orNull(row.error),
     createdAt: Number(row.created_at),
-    startedAt: row.started_at == null ? null : Number(row.started_at),
-    finishedAt: row.finished_at == null ? null : Number(row.finished_at),
+    startedAt: numberOrNull(row.started_at),
+    finishedAt: numberOrNull(row.finished_at),
     createdBy: (row.created_by as string) ?? 'system',
   };
 }
@@ -35,7 +46,7 @@ export function toRun(row: Record<string, unknown>): RunRow {
 export const CLAIM_COLUMNS =
   'scope, key, status, fingerprint, request, owner_run_id, owner_node_id, fence, lease_until, output, error, expires_at, created_at, updated_at';
 
-export function toClaim(row: Record<string, unknown>): ClaimRow {
+export function toClaim(row: Row): ClaimRow {
   return {
     scope: row.scope as string,
     key: row.key as string,
@@ -47,34 +58,206 @@ export function toClaim(row: Record<string, unknown>): ClaimRow {
     fence: Number(row.fence),
     leaseUntil: Number(row.lease_until),
     output: parseJson(row.output),
-    error: (row.error as string | null) ?? null,
+    error: orNull(row.error),
     expiresAt: Number(row.expires_at),
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
   };
 }
 
-export function toCheckpoint(row: Record<string, unknown>): CheckpointRow {
+export const CHECKPOINT_COLUMNS = 'run_id, node_id, status, output, key_scope, key, attempt, created_at';
+
+export function toCheckpoint(row: Row): CheckpointRow {
   return {
     runId: row.run_id as string,
     nodeId: row.node_id as string,
     status: row.status as CheckpointRow['status'],
     output: parseJson(row.output),
-    keyScope: (row.key_scope as string | null) ?? null,
-    key: (row.key as string | null) ?? null,
+    keyScope: orNull(row.key_scope),
+    key: orNull(row.key),
     attempt: Number(row.attempt),
     createdAt: Number(row.created_at),
   };
 }
 
-export function toEvent(row: Record<string, unknown>): TimelineEvent {
+export const EVENT_COLUMNS = 'id, run_id, type, node_id, attempt, data, created_at';
+
+export function toEvent(row: Row): TimelineEvent {
   return {
     id: Number(row.id),
     runId: row.run_id as string,
     type: row.type as TimelineEvent['type'],
-    nodeId: (row.node_id as string | null) ?? null,
+    nodeId: orNull(row.node_id),
     attempt: Number(row.attempt),
     data: parseJson(row.data) as TimelineEvent['data'],
     createdAt: Number(row.created_at),
   };
 }
+
+export const FLOW_COLUMNS = 'id, name, draft, created_at, updated_at';
+
+export function toFlow(row: Row): FlowRow {
+  return {
+    id: row.id as string,
+    name: row.name as string,
+    draft: row.draft as string,
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  };
+}
+
+export const FLOW_VERSION_COLUMNS = 'id, flow_id, version, document, created_at, created_by';
+
+export function toFlowVersion(row: Row): FlowVersionRow {
+  return {
+    id: row.id as string,
+    flowId: row.flow_id as string,
+    version: Number(row.version),
+    document: row.document as string,
+    createdAt: Number(row.created_at),
+    createdBy: row.created_by as string,
+  };
+}
+
+export const TRIGGER_COLUMNS = 'hook_id, flow_id, node_id, kind, created_at, last_fire_at';
+
+export function toTrigger(row: Row): StoredTriggerRow {
+  return {
+    hookId: row.hook_id as string,
+    flowId: row.flow_id as string,
+    nodeId: row.node_id as string,
+    kind: row.kind as string,
+    createdAt: Number(row.created_at),
+    lastFireAt: numberOrNull(row.last_fire_at),
+  };
+}
+
+export interface InboundEventRow {
+  id: string;
+  hookId: string;
+  eventId: string;
+  runId: string;
+  duplicates: number;
+  receivedAt: number;
+  lastSeenAt: number;
+  expiresAt: number;
+}
+
+// `headers` and `body` are not read: a delivery's input lives on its run.
+export const INBOUND_EVENT_COLUMNS = 'id, hook_id, event_id, run_id, duplicates, received_at, last_seen_at, expires_at';
+
+export function toInboundEvent(row: Row): InboundEventRow {
+  return {
+    id: row.id as string,
+    hookId: row.hook_id as string,
+    eventId: row.event_id as string,
+    runId: row.run_id as string,
+    duplicates: Number(row.duplicates),
+    receivedAt: Number(row.received_at),
+    lastSeenAt: Number(row.last_seen_at),
+    expiresAt: Number(row.expires_at),
+  };
+}
+
+export interface RejectionRow {
+  id: number;
+  hookId: string;
+  status: number;
+  reason: string;
+  receivedAt: number;
+}
+
+export const REJECTION_COLUMNS = 'id, hook_id, status, reason, received_at';
+
+export function toRejection(row: Row): RejectionRow {
+  return {
+    id: Number(row.id),
+    hookId: row.hook_id as string,
+    status: Number(row.status),
+    reason: row.reason as string,
+    receivedAt: Number(row.received_at),
+  };
+}
+
+export interface EntityStateRow {
+  scope: string;
+  entity: string;
+  state: string;
+  rank: number;
+  version: number;
+  appliedBy: string | null;
+  updatedAt: number;
+}
+
+export const ENTITY_STATE_COLUMNS = 'scope, entity, state, rank, version, applied_by, updated_at';
+
+export function toEntityState(row: Row): EntityStateRow {
+  return {
+    scope: row.scope as string,
+    entity: row.entity as string,
+    state: row.state as string,
+    rank: Number(row.rank),
+    version: Number(row.version),
+    appliedBy: orNull(row.applied_by),
+    updatedAt: Number(row.updated_at),
+  };
+}
+
+export const SECRET_COLUMNS = 'name, ciphertext, iv, tag, updated_at';
+
+export function toSecret(row: Row): SecretRow {
+  return {
+    name: row.name as string,
+    ciphertext: row.ciphertext as string,
+    iv: row.iv as string,
+    tag: row.tag as string,
+    updatedAt: Number(row.updated_at),
+  };
+}
+
+export interface WorkerRow {
+  id: string;
+  host: string;
+  pid: number;
+  startedAt: number;
+  seenAt: number;
+}
+
+export const WORKER_COLUMNS = 'id, host, pid, started_at, seen_at';
+
+export function toWorker(row: Row): WorkerRow {
+  return {
+    id: row.id as string,
+    host: row.host as string,
+    pid: Number(row.pid),
+    startedAt: Number(row.started_at),
+    seenAt: Number(row.seen_at),
+  };
+}
+
+export interface RowMapper {
+  table: string;
+  /** The columns `read` expects, as statements select them. */
+  columns: string;
+  /** Text columns that hold JSON, handed out parsed. */
+  json: readonly string[];
+  /** Columns of the table deliberately left unread. */
+  unread: readonly string[];
+  read(row: Row): unknown;
+}
+
+/** One mapper per table, for the test that holds them to the schema. */
+export const ROW_MAPPERS: readonly RowMapper[] = [
+  { table: 'runs', columns: RUN_COLUMNS, json: ['input'], unread: [], read: toRun },
+  { table: 'claims', columns: CLAIM_COLUMNS, json: ['request', 'output'], unread: [], read: toClaim },
+  { table: 'checkpoints', columns: CHECKPOINT_COLUMNS, json: ['output'], unread: [], read: toCheckpoint },
+  { table: 'timeline_events', columns: EVENT_COLUMNS, json: ['data'], unread: [], read: toEvent },
+  { table: 'flows', columns: FLOW_COLUMNS, json: [], unread: [], read: toFlow },
+  { table: 'flow_versions', columns: FLOW_VERSION_COLUMNS, json: [], unread: [], read: toFlowVersion },
+  { table: 'triggers', columns: TRIGGER_COLUMNS, json: [], unread: [], read: toTrigger },
+  { table: 'inbound_events', columns: INBOUND_EVENT_COLUMNS, json: [], unread: ['headers', 'body'], read: toInboundEvent },
+  { table: 'webhook_rejections', columns: REJECTION_COLUMNS, json: [], unread: [], read: toRejection },
+  { table: 'entity_states', columns: ENTITY_STATE_COLUMNS, json: [], unread: [], read: toEntityState },
+  { table: 'secrets', columns: SECRET_COLUMNS, json: [], unread: [], read: toSecret },
+  { table: 'workers', columns: WORKER_COLUMNS, json: [], unread: [], read: toWorker },
+];

@@ -3,10 +3,11 @@
  * hands them to one worker (PostgreSQL skips rows another worker is locking); every later
  * write by that worker names the fence it got.
  */
-import type { RunRow, RunStatus, TimelineEvent } from '../engine/types.ts';
+import { batchRows, isOneOf, perDialect } from './batch.ts';
 import type { Db, Sql } from './db.ts';
 import { RUN_COLUMNS, toJson, toRun } from './rows.ts';
 import { insertEvents } from './timeline.ts';
+import type { RunRow, RunStatus, TimelineEvent } from './types.ts';
 
 export interface NewRun {
   id: string;
@@ -73,6 +74,11 @@ async function leaseWhere(db: Db, request: LeaseRequest, where: string, wherePar
   return rows.map(toRun).sort((a, b) => a.seq - b.seq);
 }
 
+const HEARTBEAT = perDialect((dialect) =>
+  `UPDATE runs SET lease_until = ? WHERE status = 'running'
+     AND (id, lease_fence) IN (SELECT id, fence FROM ${batchRows(dialect, [['id', 'text'], ['fence', 'int']])})
+   RETURNING id`);
+
 /**
  * Extends the leases a worker still holds; returns the ids it no longer holds. One
  * statement, so a worker frozen half-way (a pause, a SIGSTOP) never sits on row locks.
@@ -80,11 +86,44 @@ async function leaseWhere(db: Db, request: LeaseRequest, where: string, wherePar
 export async function heartbeatRuns(db: Db, runs: { id: string; fence: number }[], until: number): Promise<string[]> {
   if (runs.length === 0) return [];
   const held = await db.durably((sql) => sql.all<{ id: string }>(
-    `UPDATE runs SET lease_until = ? WHERE status = 'running' AND (${runs.map(() => '(id = ? AND lease_fence = ?)').join(' OR ')}) RETURNING id`,
-    [until, ...runs.flatMap((run) => [run.id, run.fence])],
+    HEARTBEAT[sql.dialect],
+    [until, runs.map((run) => [run.id, run.fence])],
   ));
   const kept = new Set(held.map((row) => row.id));
   return runs.filter((run) => !kept.has(run.id)).map((run) => run.id);
+}
+
+/**
+ * Extends one run's lease when this worker still holds it (its fence is current); false
+ * when it does not. Part of a journal's transaction, which then writes nothing.
+ */
+export async function renewRunLease(sql: Sql, run: { id: string; leaseFence: number }, until: number): Promise<boolean> {
+  const changed = await sql.run(`UPDATE runs SET lease_until = ? WHERE id = ? AND lease_fence = ? AND status = 'running'`, [until, run.id, run.leaseFence]);
+  return changed === 1;
+}
+
+export interface LeasedRunEnding {
+  status: Extract<RunStatus, 'succeeded' | 'failed' | 'needs_review' | 'waiting'>;
+  error: string | null;
+  /** When a waiting run becomes leasable again. */
+  wakeAt: number | null;
+  /** When the run finished (null for waiting, which is not an end). */
+  finishedAt: number | null;
+}
+
+/** Ends (or parks) a run and gives up its lease, when this worker still holds it; false when it does not. */
+export async function endLeasedRun(sql: Sql, run: { id: string; leaseFence: number }, ending: LeasedRunEnding): Promise<boolean> {
+  const changed = await sql.run(
+    `UPDATE runs SET status = ?, error = ?, wake_at = ?, finished_at = ?, lease_owner = NULL, lease_until = NULL
+     WHERE id = ? AND lease_fence = ? AND status = 'running'`,
+    [ending.status, ending.error, ending.wakeAt, ending.finishedAt, run.id, run.leaseFence],
+  );
+  return changed === 1;
+}
+
+/** Makes a run this worker gives up leasable at once, instead of after its lease lapses. */
+export async function releaseRunLease(sql: Sql, run: { id: string; leaseFence: number }): Promise<void> {
+  await sql.run(`UPDATE runs SET lease_until = 0 WHERE id = ? AND lease_fence = ? AND status = 'running'`, [run.id, run.leaseFence]);
 }
 
 export async function getRun(sql: Sql, id: string): Promise<RunRow | undefined> {
@@ -142,70 +181,11 @@ export async function transitionRun(
   to: RunStatus,
   changes: { attemptIncrement?: boolean; now: number },
 ): Promise<boolean> {
-  const settled = to === 'cancelled' ? ', finished_at = ?' : ', finished_at = NULL';
-  const params: unknown[] = [to];
-  if (to === 'cancelled') params.push(changes.now);
-  params.push(id, ...from);
   const changed = await sql.run(
     `UPDATE runs SET status = ?, lease_owner = NULL, lease_until = NULL, wake_at = NULL, lease_fence = lease_fence + 1,
-       attempt = attempt + ${changes.attemptIncrement ? 1 : 0}, error = NULL${settled}
-     WHERE id = ? AND status IN (${from.map(() => '?').join(', ')})`,
-    params,
+       attempt = attempt + ?, error = NULL, finished_at = ?
+     WHERE id = ? AND ${isOneOf(sql.dialect, 'status')}`,
+    [to, changes.attemptIncrement ? 1 : 0, to === 'cancelled' ? changes.now : null, id, [...from]],
   );
   return changed === 1;
-}
-
-/** How many duplicates were stopped and steps skipped, per run. */
-export async function stepCounts(sql: Sql, runIds: string[]): Promise<Map<string, { duplicates: number; skipped: number }>> {
-  const counts = new Map<string, { duplicates: number; skipped: number }>();
-  if (runIds.length === 0) return counts;
-  const rows = await sql.all<{ run_id: string; type: string; n: number }>(
-    `SELECT run_id, type, COUNT(*) AS n FROM timeline_events
-     WHERE run_id IN (${runIds.map(() => '?').join(', ')}) AND type IN ('step.duplicate', 'step.skipped')
-     GROUP BY run_id, type`,
-    runIds,
-  );
-  for (const row of rows) {
-    const entry = counts.get(row.run_id) ?? { duplicates: 0, skipped: 0 };
-    if (row.type === 'step.duplicate') entry.duplicates = Number(row.n);
-    else entry.skipped = Number(row.n);
-    counts.set(row.run_id, entry);
-  }
-  return counts;
-}
-
-export interface FlowRunStats {
-  runsToday: number;
-  failuresToday: number;
-  duplicatesThisWeek: number;
-}
-
-/** Per flow: runs and failures since `dayStart`, duplicates stopped since `weekStart`. */
-export async function flowRunStats(sql: Sql, dayStart: number, weekStart: number): Promise<Map<string, FlowRunStats>> {
-  const stats = new Map<string, FlowRunStats>();
-  const entry = (flowId: string) => {
-    let value = stats.get(flowId);
-    if (!value) stats.set(flowId, (value = { runsToday: 0, failuresToday: 0, duplicatesThisWeek: 0 }));
-    return value;
-  };
-  const runs = await sql.all<{ flow_id: string; runs: number; failures: number }>(
-    `SELECT flow_id, COUNT(*) AS runs, SUM(CASE WHEN status = 'failed' THEN 1 ELSE 0 END) AS failures
-     FROM runs WHERE created_at >= ? GROUP BY flow_id`,
-    [dayStart],
-  );
-  for (const row of runs) Object.assign(entry(row.flow_id), { runsToday: Number(row.runs), failuresToday: Number(row.failures) });
-  const duplicates = await sql.all<{ flow_id: string; n: number }>(
-    `SELECT r.flow_id, COUNT(*) AS n FROM timeline_events e JOIN runs r ON r.id = e.run_id
-     WHERE e.type = 'step.duplicate' AND e.created_at >= ? GROUP BY r.flow_id`,
-    [weekStart],
-  );
-  for (const row of duplicates) entry(row.flow_id).duplicatesThisWeek = Number(row.n);
-  return stats;
-}
-
-/** Versions' numbers by id, for lists that show which version a run ran. */
-export async function versionNumbers(sql: Sql, versionIds: string[]): Promise<Map<string, number>> {
-  if (versionIds.length === 0) return new Map();
-  const rows = await sql.all<{ id: string; version: number }>(`SELECT id, version FROM flow_versions WHERE id IN (${versionIds.map(() => '?').join(', ')})`, versionIds);
-  return new Map(rows.map((row) => [row.id, Number(row.version)]));
 }

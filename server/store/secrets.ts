@@ -9,16 +9,12 @@
  * deleting the newest row and, within the same check interval, writing another whose
  * time lands exactly on the deleted one's, which needs a clock behind the stored times.
  */
-import type { EncryptedValue } from '../engine/secrets/crypto.ts';
 import type { Db } from './db.ts';
+import { SECRET_COLUMNS, toSecret } from './rows.ts';
+import type { EncryptedValue, SecretRow } from './types.ts';
 
 /** The secrets table is reached only through the unmasked statements. */
 type SecretsDb = Pick<Db, 'unmasked'>;
-
-export interface SecretRow extends EncryptedValue {
-  name: string;
-  updatedAt: number;
-}
 
 export interface SecretsStamp {
   maxUpdatedAt: number | null;
@@ -49,10 +45,8 @@ export async function listSecretNames(db: SecretsDb): Promise<{ name: string; up
 }
 
 export async function loadSecretRows(db: SecretsDb): Promise<SecretRow[]> {
-  const rows = await db.unmasked.all<{ name: string; ciphertext: string; iv: string; tag: string; updated_at: number }>(
-    'SELECT name, ciphertext, iv, tag, updated_at FROM secrets ORDER BY name',
-  );
-  return rows.map((row) => ({ name: row.name, ciphertext: row.ciphertext, iv: row.iv, tag: row.tag, updatedAt: Number(row.updated_at) }));
+  const rows = await db.unmasked.all(`SELECT ${SECRET_COLUMNS} FROM secrets ORDER BY name`);
+  return rows.map(toSecret);
 }
 
 /** The cheap change check: one aggregate over a small table, no values read. */

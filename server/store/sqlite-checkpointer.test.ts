@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createSqliteDatabase } from '../testing/databases.ts';
+import { until } from '../testing/wait-for.ts';
 import { openDatabase } from './db.ts';
 import { CHECKPOINT_INTERVAL_MS, FALLBACK_AUTOCHECKPOINT_PAGES } from './sqlite-checkpointer.ts';
 
@@ -20,7 +21,8 @@ describe('SQLite checkpoints on their own thread', () => {
         });
       }
       expect(1000).toBeLessThan(FALLBACK_AUTOCHECKPOINT_PAGES);
-      await new Promise((resolve) => setTimeout(resolve, CHECKPOINT_INTERVAL_MS * 3));
+      // Nothing is written from here on: only the thread's checkpoint can grow the file.
+      await until('the checkpoint to copy the pages into the database file', () => statSync(path).size > before + 900 * 4096, { everyMs: CHECKPOINT_INTERVAL_MS / 4 });
       expect(statSync(path).size).toBeGreaterThan(before + 900 * 4096);
       expect(await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM filler')).toEqual({ n: 1000 });
     } finally {

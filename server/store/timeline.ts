@@ -1,44 +1,66 @@
 /** Timeline events and checkpoints: written in batches, inside the caller's transaction. */
-import type { CheckpointRow, TimelineEvent } from '../engine/types.ts';
+import { batchRows, perDialect } from './batch.ts';
 import type { Sql } from './db.ts';
-import { toCheckpoint, toEvent, toJson } from './rows.ts';
+import { CHECKPOINT_COLUMNS, EVENT_COLUMNS, toCheckpoint, toEvent, toJson } from './rows.ts';
+import type { CheckpointRow, TimelineEvent } from './types.ts';
 
-const rowsSql = (count: number, width: number) =>
-  Array.from({ length: count }, () => `(${Array.from({ length: width }, () => '?').join(', ')})`).join(', ');
+// Written in batch order (see batchRows): an event's id is its place on the timeline.
+const INSERT_EVENTS = perDialect((dialect) =>
+  `INSERT INTO timeline_events (run_id, type, node_id, attempt, data, created_at)
+   SELECT run_id, type, node_id, attempt, data, created_at FROM ${batchRows(dialect, [
+     ['run_id', 'text'], ['type', 'text'], ['node_id', 'text'], ['attempt', 'int'], ['data', 'text'], ['created_at', 'bigint'],
+   ])}`);
+
+const eventRow = (event: TimelineEvent) => [event.runId, event.type, event.nodeId, event.attempt, toJson(event.data), event.createdAt];
 
 export async function insertEvents(sql: Sql, events: readonly TimelineEvent[]): Promise<void> {
   if (events.length === 0) return;
-  const params: unknown[] = [];
-  for (const event of events) {
-    params.push(event.runId, event.type, event.nodeId, event.attempt, toJson(event.data), event.createdAt);
-  }
-  await sql.run(
-    `INSERT INTO timeline_events (run_id, type, node_id, attempt, data, created_at) VALUES ${rowsSql(events.length, 6)}`,
-    params,
-  );
+  await sql.run(INSERT_EVENTS[sql.dialect], [events.map(eventRow)]);
 }
 
-/**
- * Writes checkpoints. A settled checkpoint (succeeded, skipped) is never replaced: a
- * stale writer's row changes nothing. A pending one (waiting, uncertain, failed) is.
+/*
+ * A settled checkpoint (succeeded, skipped) is never replaced: a stale writer's row
+ * changes nothing. A pending one (waiting, uncertain, failed) is. SQLite needs the
+ * `WHERE true` to read the ON CONFLICT clause after a SELECT.
  */
+const UPSERT_CHECKPOINTS = perDialect((dialect) =>
+  `INSERT INTO checkpoints (run_id, node_id, status, output, key_scope, key, attempt, created_at)
+   SELECT run_id, node_id, status, output, key_scope, key, attempt, created_at FROM ${batchRows(dialect, [
+     ['run_id', 'text'], ['node_id', 'text'], ['status', 'text'], ['output', 'text'], ['key_scope', 'text'], ['key', 'text'],
+     ['attempt', 'int'], ['created_at', 'bigint'],
+   ])} WHERE true
+   ON CONFLICT (run_id, node_id) DO UPDATE SET status = excluded.status, output = excluded.output,
+     key_scope = excluded.key_scope, key = excluded.key, attempt = excluded.attempt, created_at = excluded.created_at
+   WHERE checkpoints.status NOT IN ('succeeded', 'skipped')`);
+
+const checkpointRow = (checkpoint: CheckpointRow) => [
+  checkpoint.runId, checkpoint.nodeId, checkpoint.status, toJson(checkpoint.output), checkpoint.keyScope, checkpoint.key, checkpoint.attempt, checkpoint.createdAt,
+];
+
 export async function upsertCheckpoints(sql: Sql, checkpoints: readonly CheckpointRow[]): Promise<void> {
   if (checkpoints.length === 0) return;
-  const params: unknown[] = [];
-  for (const checkpoint of checkpoints) {
-    params.push(checkpoint.runId, checkpoint.nodeId, checkpoint.status, toJson(checkpoint.output), checkpoint.keyScope, checkpoint.key, checkpoint.attempt, checkpoint.createdAt);
+  await sql.run(UPSERT_CHECKPOINTS[sql.dialect], [checkpoints.map(checkpointRow)]);
+}
+
+// Both batches in one round trip: the checkpoints' upsert rides along as a CTE.
+const WRITE_BOTH_POSTGRES = `WITH checkpointed AS (${UPSERT_CHECKPOINTS.postgresql}) ${INSERT_EVENTS.postgresql}`;
+
+/**
+ * Writes a journal's checkpoints and events: one statement on PostgreSQL, where each
+ * costs a round trip; two on SQLite (no data-modifying CTEs there, and a statement inside
+ * a transaction costs microseconds).
+ */
+export async function writeCheckpointsAndEvents(sql: Sql, checkpoints: readonly CheckpointRow[], events: readonly TimelineEvent[]): Promise<void> {
+  if (sql.dialect === 'postgresql' && checkpoints.length > 0 && events.length > 0) {
+    await sql.run(WRITE_BOTH_POSTGRES, [checkpoints.map(checkpointRow), events.map(eventRow)]);
+    return;
   }
-  await sql.run(
-    `INSERT INTO checkpoints (run_id, node_id, status, output, key_scope, key, attempt, created_at) VALUES ${rowsSql(checkpoints.length, 8)}
-     ON CONFLICT (run_id, node_id) DO UPDATE SET status = excluded.status, output = excluded.output,
-       key_scope = excluded.key_scope, key = excluded.key, attempt = excluded.attempt, created_at = excluded.created_at
-     WHERE checkpoints.status NOT IN ('succeeded', 'skipped')`,
-    params,
-  );
+  await upsertCheckpoints(sql, checkpoints);
+  await insertEvents(sql, events);
 }
 
 export async function loadCheckpoints(sql: Sql, runId: string): Promise<CheckpointRow[]> {
-  const rows = await sql.all(`SELECT run_id, node_id, status, output, key_scope, key, attempt, created_at FROM checkpoints WHERE run_id = ?`, [runId]);
+  const rows = await sql.all(`SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints WHERE run_id = ?`, [runId]);
   return rows.map(toCheckpoint);
 }
 
@@ -48,7 +70,7 @@ export async function deleteCheckpoint(sql: Sql, runId: string, nodeId: string):
 
 export async function listEvents(sql: Sql, runId: string, afterId = 0, limit = 100_000): Promise<TimelineEvent[]> {
   const rows = await sql.all(
-    `SELECT id, run_id, type, node_id, attempt, data, created_at FROM timeline_events WHERE run_id = ? AND id > ? ORDER BY id LIMIT ?`,
+    `SELECT ${EVENT_COLUMNS} FROM timeline_events WHERE run_id = ? AND id > ? ORDER BY id LIMIT ?`,
     [runId, afterId, limit],
   );
   return rows.map(toEvent);

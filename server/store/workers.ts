@@ -1,5 +1,6 @@
 /** Workers announce themselves here so /healthz and `onceflow status` can say who is alive. */
 import type { Sql } from './db.ts';
+import { toWorker, WORKER_COLUMNS, type WorkerRow } from './rows.ts';
 
 export async function announceWorker(sql: Sql, worker: { id: string; host: string; pid: number; now: number }): Promise<void> {
   await sql.run(
@@ -14,7 +15,7 @@ export async function retireWorker(sql: Sql, id: string): Promise<void> {
 }
 
 export interface QueueStatus {
-  workers: { id: string; host: string; pid: number; startedAt: number; seenAt: number }[];
+  workers: WorkerRow[];
   queueDepth: number;
   oldestQueuedAt: number | null;
   running: number;
@@ -24,7 +25,7 @@ export interface QueueStatus {
 
 /** Workers seen since `seenSince`; queued runs (and delays due) with the oldest one's time. */
 export async function queueStatus(sql: Sql, now: number, seenSince: number): Promise<QueueStatus> {
-  const workers = await sql.all<Record<string, unknown>>(`SELECT id, host, pid, started_at, seen_at FROM workers WHERE seen_at >= ? ORDER BY started_at`, [seenSince]);
+  const workers = await sql.all(`SELECT ${WORKER_COLUMNS} FROM workers WHERE seen_at >= ? ORDER BY started_at`, [seenSince]);
   // Each count reads one of the partial status indexes, never the whole table.
   const queued = await sql.get<{ n: number; oldest: number | null }>(`SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM runs WHERE status = 'queued'`);
   const due = await sql.get<{ n: number; oldest: number | null }>(`SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM runs WHERE status = 'waiting' AND wake_at <= ?`, [now]);
@@ -32,7 +33,7 @@ export async function queueStatus(sql: Sql, now: number, seenSince: number): Pro
   const [running, waiting, needsReview] = [await counted('running'), await counted('waiting'), await counted('needs_review')];
   const oldest = [queued?.oldest, due?.oldest].filter((value): value is number => value != null).map(Number);
   return {
-    workers: workers.map((row) => ({ id: row.id as string, host: row.host as string, pid: Number(row.pid), startedAt: Number(row.started_at), seenAt: Number(row.seen_at) })),
+    workers: workers.map(toWorker),
     queueDepth: Number(queued?.n ?? 0) + Number(due?.n ?? 0),
     oldestQueuedAt: oldest.length ? Math.min(...oldest) : null,
     running,

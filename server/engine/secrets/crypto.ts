@@ -8,19 +8,13 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { EncryptedValue } from '../../store/types.ts';
 import { UserError } from '../errors.ts';
 
 export const KEY_BYTES = 32;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 export const KEY_FILE_NAME = 'secret.key';
-
-/** One encrypted value as stored: every field base64. */
-export interface EncryptedValue {
-  ciphertext: string;
-  iv: string;
-  tag: string;
-}
 
 const MAKE_KEY = 'Create one with `openssl rand -base64 32`.';
 

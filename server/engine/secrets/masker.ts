@@ -19,7 +19,7 @@
  * Values are remembered for the life of the process, a changed or deleted one included:
  * runs that used it may still be reporting.
  */
-import { SECRET_MASK } from '../templates/render.ts';
+import { SECRET_MASK } from '../../../core/templates/render.ts';
 import { RUN_STATUSES, TIMELINE_EVENT_TYPES } from '../types.ts';
 import { secretForms } from './secret-forms.ts';
 
@@ -172,19 +172,6 @@ export function createMasker(values: Iterable<string> = []): Masker {
   };
   masker.remember(values);
   return masker;
-}
-
-/** Statement parameters with every string masked; the same array when nothing changed, and always while no value is known. */
-export function maskParams(params: readonly unknown[], masker: Masker): readonly unknown[] {
-  if (!masker.active) return params;
-  let out: unknown[] | undefined;
-  for (let i = 0; i < params.length; i++) {
-    const value = params[i];
-    if (typeof value !== 'string') continue;
-    const masked = masker.text(value);
-    if (masked !== value) (out ??= [...params])[i] = masked;
-  }
-  return out ?? params;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

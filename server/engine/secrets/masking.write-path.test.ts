@@ -102,6 +102,7 @@ for (const [index, kind] of testDatabases().entries()) {
     const waitSettled = async (runId: string, statuses = ['succeeded', 'failed', 'needs_review']) => {
       for (const deadline = Date.now() + 30_000; Date.now() < deadline;) {
         const view = (await ask('runs.get', { runId })).data as RunView;
+        view.timeline = ((await ask('runs.timeline', { runId, limit: 5000 })).data as { events: RunView['timeline'] }).events;
         views.set(runId, view);
         if (statuses.includes(view.run.status)) return view;
         await new Promise((resolve) => setTimeout(resolve, 60));

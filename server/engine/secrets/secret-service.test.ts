@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../../store/db.ts';
+import { openDatabase, type Db } from '../database.ts';
 import { migrate } from '../../store/migrate.ts';
 import { testDatabases, type TestDatabase } from '../../testing/databases.ts';
 import { UserError } from '../errors.ts';

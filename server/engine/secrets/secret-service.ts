@@ -15,7 +15,7 @@
  * can write it: the worker calls `values()` before each run, the tRPC seam before each
  * answer, and the process once at start.
  */
-import type { Db } from '../../store/db.ts';
+import type { Db } from '../database.ts';
 import { deleteSecret, listSecretNames, loadSecretRows, secretsStamp, upsertSecret, type SecretsStamp } from '../../store/secrets.ts';
 import { UserError } from '../errors.ts';
 import { systemClock, type Clock } from '../types.ts';
