@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 // Kept apart from vite.config.ts so the web root and Playwright specs stay out of it.
 export default defineConfig({
   test: {
-    include: ['server/**/*.test.ts', 'web/**/*.test.ts', 'scripts/**/*.test.ts'],
+    include: ['core/**/*.test.ts', 'server/**/*.test.ts', 'web/**/*.test.ts', 'scripts/**/*.test.ts'],
     exclude: ['node_modules', 'dist', 'e2e'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

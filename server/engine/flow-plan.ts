@@ -1,20 +1,23 @@
 /**
- * A published version, prepared once for execution: its steps in order and who feeds
- * whom. Versions are immutable, so plans are cached by version id.
+ * A published version, prepared once for execution: its steps in order, each with its
+ * settings parsed by kind (flow/planned-step.ts), and who feeds whom. Versions are
+ * immutable, so plans are cached by version id.
  */
-import type { FlowDocument, FlowEdge, FlowNode } from './flow/document.ts';
+import type { FlowDocument, FlowEdge } from './flow/document.ts';
 import { topologicalOrder } from './flow/graph.ts';
 import { isTriggerType } from './flow/node-types.ts';
+import { planStep, type PlannedStep } from './flow/planned-step.ts';
 
 export interface FlowPlan {
   document: FlowDocument;
-  order: FlowNode[];
+  order: PlannedStep[];
+  steps: ReadonlyMap<string, PlannedStep>;
   incoming: Map<string, FlowEdge[]>;
-  trigger: FlowNode | undefined;
+  trigger: PlannedStep | undefined;
 }
 
 export function planFlow(document: FlowDocument): FlowPlan {
-  const byId = new Map(document.nodes.map((node) => [node.id, node]));
+  const steps = new Map(document.nodes.map((node) => [node.id, planStep(node)]));
   const incoming = new Map<string, FlowEdge[]>();
   for (const edge of document.edges) {
     const list = incoming.get(edge.target) ?? [];
@@ -23,9 +26,10 @@ export function planFlow(document: FlowDocument): FlowPlan {
   }
   return {
     document,
-    order: topologicalOrder(document).map((id) => byId.get(id)!),
+    order: topologicalOrder(document).map((id) => steps.get(id)!),
+    steps,
     incoming,
-    trigger: document.nodes.find((node) => isTriggerType(node.type)),
+    trigger: [...steps.values()].find((step) => isTriggerType(step.type)),
   };
 }
 

@@ -2,93 +2,52 @@
  * The step protocol for side-effect steps (DESIGN.md §5; see ARCHITECTURE.md for the
  * sequence). In short: render the key, claim it with one insert, act only when won, and
  * record the claim's outcome, the checkpoint and the timeline in one fenced transaction.
- * A lost claim is answered from what the winner recorded.
+ * A lost claim is answered from what the winner recorded. What follows each outcome
+ * (retry, fail, review) is decided in outcomes.ts, as for every other step.
  */
-import { errorMessage, NonRetriableError, RetryAfterError, UserError } from './errors.ts';
-import { parseDuration } from './flow/duration.ts';
+import { claimReference } from './claim-reference.ts';
 import { readClaim, takeOverClaim, tryClaim } from '../store/claims.ts';
+import { decideOutcome, outcomeOfThrown, retryPolicy } from './outcomes.ts';
 import { skipRecordOf, uncertainClaimMessage } from './review-decisions.ts';
+import { failRun, stopForReview, type HeldClaim } from './run-endings.ts';
 import { checkRenderedKey } from './templates/lint-key.ts';
-import { fingerprint, masked, retryDelay, retryPolicy, type StepExecution } from './step-runtime.ts';
-import type { StepKind, StepOutcome } from './steps/types.ts';
+import { fingerprint, masked, type StepExecution, type StepResult } from './step-runtime.ts';
+import type { StepKind } from './steps/types.ts';
 import type { ClaimRow } from './types.ts';
 
-export type StepResult =
-  | { kind: 'done'; output: unknown; branch?: 'true' | 'false'; stop?: boolean }
-  /** The run was parked or settled and the journal flushed; the executor stops here. */
-  | { kind: 'ended' };
-
-const DEFAULT_KEY_TTL = '30d';
-
-interface Claimed {
-  scope: string;
-  key: string;
-  fence: number;
-}
-
-/** Fails the step and the run, writing the claim's outcome when there is one. */
-export async function failStep(step: StepExecution, message: string, claim?: Claimed, extra: Record<string, unknown> = {}): Promise<StepResult> {
-  const { journal, node } = step;
-  journal.event('step.failed', node.id, { message, ...extra });
-  journal.event('run.failed', null, { message, nodeId: node.id });
-  await journal.flush({
-    claim: claim ? { ...claim, status: 'failed', error: message } : undefined,
-    ending: { status: 'failed', error: message },
-  });
-  return { kind: 'ended' };
-}
-
-async function markUncertain(step: StepExecution, claim: Claimed, message: string, extra: Record<string, unknown> = {}): Promise<StepResult> {
-  const { journal, node } = step;
-  journal.checkpoint(node.id, 'uncertain', null, claim);
-  journal.event('step.uncertain', node.id, { key: claim.key, scope: claim.scope, message, ...extra });
-  journal.event('run.needs_review', null, { nodeId: node.id, message });
-  await journal.flush({ claim: { ...claim, status: 'uncertain', error: message }, ending: { status: 'needs_review', error: message } });
-  return { kind: 'ended' };
-}
-
-/** Performs the action under a won claim, retrying per the step's policy. */
-async function act(step: StepExecution, kind: StepKind<unknown>, prepared: unknown, claim: Claimed, how: 'won' | 'recovered' | 'retaken'): Promise<StepResult> {
+/** Performs the action under a won claim, retrying as the outcome decision says. */
+async function act(step: StepExecution, kind: StepKind, prepared: unknown, claim: HeldClaim, how: 'won' | 'recovered' | 'retaken'): Promise<StepResult> {
   const { deps, journal, node } = step;
   const policy = retryPolicy(node, deps.config);
-  const honours = kind.honoursKey(node);
-  const onUncertain = node.data.onUncertain === 'retry' ? 'retry' : 'review';
+  const context = { policy, sideEffect: true, honoursKey: kind.honoursKey(node), onUncertain: node.data.onUncertain ?? 'review' } as const;
   const untrack = deps.claims.track(claim);
   try {
     deps.crash.check('after-claim', node.id);
     for (let attempt = 1; ; attempt++) {
-      const outcome: StepOutcome = await kind.execute(prepared, {
+      const outcome = await kind.execute(prepared, {
         key: claim.key, runId: journal.run.id, flowId: step.flowId, nodeId: node.id, now: deps.clock.now, signal: step.signal, services: deps.services,
       }).catch((error: unknown) => outcomeOfThrown(error, step.signal));
       deps.crash.check('after-act', node.id);
-      const retriesLeft = attempt <= policy.max;
-      const retry = async (message: string, hintMs?: number) => {
-        const delayMs = retryDelay(policy, attempt, deps.config, hintMs);
-        journal.event('step.retry_scheduled', node.id, { message, retry: attempt, delayMs, key: claim.key });
-        await deps.clock.sleep(delayMs);
-      };
-      switch (outcome.kind) {
-        case 'succeeded': {
-          const output = masked(outcome.output, step.secretValues);
+      const decision = decideOutcome(outcome, { ...context, attempt });
+      switch (decision.action) {
+        case 'record': {
+          const output = masked(decision.outcome.output, step.secretValues);
           journal.checkpoint(node.id, 'succeeded', output, claim);
           journal.event('step.succeeded', node.id, { key: claim.key, scope: claim.scope, output, via: how });
           await journal.flush({ claim: { ...claim, status: 'succeeded', output } });
           deps.crash.check('after-checkpoint', node.id);
           return { kind: 'done', output };
         }
-        case 'not_done':
-          if (retriesLeft) { await retry(outcome.message, outcome.retryAfterMs); continue; }
-          return failStep(step, outcome.message, claim, { response: outcome.response });
-        case 'failed':
-          return failStep(step, outcome.message, claim, { response: outcome.response });
-        case 'ambiguous':
-          // Safe to repeat only when the receiver deduplicates by our key, or the person
-          // chose "try again" for this step (accepting at-least-once).
-          if ((honours || onUncertain === 'retry') && retriesLeft) { await retry(outcome.message); continue; }
-          if (honours || onUncertain === 'retry') return failStep(step, outcome.message, claim, { response: outcome.response });
-          return markUncertain(step, claim, outcome.message, { response: outcome.response });
-        case 'wait':
-          return failStep(step, 'A step with side effects cannot wait.', claim);
+        case 'retry':
+          journal.event('step.retry_scheduled', node.id, { message: decision.message, retry: attempt, delayMs: decision.delayMs, key: claim.key });
+          await deps.clock.sleep(decision.delayMs);
+          continue;
+        case 'review':
+          return stopForReview(journal, node.id, decision.message, claim, { response: decision.response });
+        case 'fail':
+          return failRun(journal, node.id, decision.message, { claim, details: { response: decision.response } });
+        case 'park':
+          throw new Error('A side effect cannot park its run; decideOutcome fails it instead.');
       }
     }
   } finally {
@@ -96,32 +55,11 @@ async function act(step: StepExecution, kind: StepKind<unknown>, prepared: unkno
   }
 }
 
-/**
- * A step kind reports what happened as an outcome; a thrown error still must settle the
- * claim at once, never leave it in progress for a lease. The error vocabulary says how
- * much is known: a UserError or NonRetriableError is raised over the input or the
- * server's policy before anything is sent (failed: the key may act again later); a
- * RetryAfterError means try later (not done). Anything else may have happened after the
- * request left: ambiguous, so a receiver that honours the key is asked again and any
- * other stops for review. An interrupted worker (shutdown, lost lease) leaves the claim
- * to its lease, as a crash would.
- */
-function outcomeOfThrown(error: unknown, signal: AbortSignal): StepOutcome {
-  if (signal.aborted) throw error;
-  if (error instanceof UserError || error instanceof NonRetriableError) {
-    return { kind: 'failed', message: error.message };
-  }
-  if (error instanceof RetryAfterError) return { kind: 'not_done', message: error.message, retryAfterMs: error.retryAfterMs };
-  return { kind: 'ambiguous', message: `The step stopped with an unexpected error (${errorMessage(error)}); it is not known whether the receiver acted.` };
-}
-
-export async function runSideEffectStep(step: StepExecution, kind: StepKind<unknown>, prepared: unknown): Promise<StepResult> {
+export async function runSideEffectStep(step: StepExecution, kind: StepKind, prepared: unknown): Promise<StepResult> {
   const { deps, journal, node, render } = step;
-  const template = typeof node.data.key === 'string' ? node.data.key : '';
-  const key = render.text(template);
+  // Strict: a missing path or an unusable key fails the step before anything is claimed.
+  const { scope, key, ttlMs } = claimReference(node, step.flowId, (template) => render.text(template));
   checkRenderedKey(key);
-  const scope = typeof node.data.keyScope === 'string' && node.data.keyScope ? render.text(node.data.keyScope) : `${step.flowId}:${node.id}`;
-  const ttlMs = parseDuration(typeof node.data.keyTtl === 'string' && node.data.keyTtl ? node.data.keyTtl : DEFAULT_KEY_TTL);
   const request = masked(kind.describe(prepared), step.secretValues);
   const hash = fingerprint(request);
   const runId = journal.run.id;
@@ -148,13 +86,10 @@ export async function runSideEffectStep(step: StepExecution, kind: StepKind<unkn
         continue;
       }
       case 'uncertain': {
-        const message = uncertainClaimMessage(claim, runId);
         const skipped = skipRecordOf(claim.output);
-        journal.checkpoint(node.id, 'uncertain', null, { scope, key });
-        journal.event('step.uncertain', node.id, { key, scope, message, runId: claim.ownerRunId, ...(skipped ? { skippedBy: skipped } : {}) });
-        journal.event('run.needs_review', null, { nodeId: node.id, message });
-        await journal.flush({ ending: { status: 'needs_review', error: message } });
-        return { kind: 'ended' };
+        return stopForReview(journal, node.id, uncertainClaimMessage(claim, runId), { scope, key }, {
+          runId: claim.ownerRunId, ...(skipped ? { skippedBy: skipped } : {}),
+        });
       }
       case 'in_progress': {
         if (claim.leaseUntil < now) {
@@ -166,7 +101,7 @@ export async function runSideEffectStep(step: StepExecution, kind: StepKind<unkn
             journal.event('step.recovered', node.id, { key, scope, previousRunId: claim.ownerRunId, message: 'The earlier attempt stopped before recording its outcome; trying again with the same key, which the receiver honours.' });
             return act(step, kind, prepared, claimed, 'recovered');
           }
-          return markUncertain(step, claimed, 'An earlier attempt stopped after claiming this step and before recording what happened; the receiver does not honour keys, so it will not be repeated on a guess.', { previousRunId: claim.ownerRunId });
+          return stopForReview(journal, node.id, 'An earlier attempt stopped after claiming this step and before recording what happened; the receiver does not honour keys, so it will not be repeated on a guess.', claimed, { previousRunId: claim.ownerRunId });
         }
         if (!announcedWait) {
           announcedWait = true;
@@ -198,7 +133,7 @@ async function answerFromRecord(step: StepExecution, claim: ClaimRow, hash: stri
   }
   const message = `The key "${claim.key}" was already used by run ${claim.ownerRunId} for a different request, so this one was not sent. ${describeDifference(claim.request, request)} Make the key more specific (for example include the action or the item).`;
   journal.event('step.key_conflict', node.id, { ...ref, runId: claim.ownerRunId, earlier: claim.request, now: request });
-  return failStep(step, message);
+  return failRun(journal, node.id, message);
 }
 
 /** The fields of two requests that differ, written for a person: "body was … and is now …". */

@@ -5,16 +5,18 @@
  * the claim protocol. The run ends succeeded, failed, waiting or needs_review, always
  * through a fenced journal flush, so a worker that lost the run writes nothing.
  */
-import { MissingPathError } from './templates/render.ts';
-import { isSideEffectStep } from './flow/document.ts';
 import { errorMessage, NonRetriableError, UserError } from './errors.ts';
+import type { FlowEdge } from './flow/document.ts';
+import type { PlannedStep } from './flow/planned-step.ts';
 import type { FlowPlan } from './flow-plan.ts';
-import { failStep, runSideEffectStep, type StepResult } from './protocol.ts';
+import { decideOutcome, retryPolicy } from './outcomes.ts';
+import { runSideEffectStep } from './protocol.ts';
+import { failRun } from './run-endings.ts';
 import { ClaimFencedError, LeaseLostError, RunJournal } from './run-journal.ts';
-import { collectSecretValues, type RenderContext } from './templates/render.ts';
-import { createRenderer, masked, retryDelay, retryPolicy, type EngineDeps, type StepExecution } from './step-runtime.ts';
+import { createRenderer, masked, type EngineDeps, type StepExecution, type StepResult } from './step-runtime.ts';
 import { stepKind } from './steps/registry.ts';
-import type { FlowEdge, FlowNode } from './flow/document.ts';
+import type { StepKind } from './steps/types.ts';
+import { collectSecretValues, MissingPathError, type RenderContext } from '../../core/templates/render.ts';
 import type { CheckpointRow, RunRow } from './types.ts';
 import { loadCheckpoints } from '../store/timeline.ts';
 
@@ -60,6 +62,12 @@ export async function executeRun(deps: EngineDeps, inputs: RunInputs): Promise<v
   }
 }
 
+/** The exit a step's output took (null: all of them); only kinds with several exits choose. */
+function exitTaken(step: PlannedStep, output: unknown): string | null {
+  const kind = step.problem === undefined ? stepKind(step) : undefined;
+  return kind?.branchOf?.(output) ?? null;
+}
+
 async function walk(deps: EngineDeps, { run, plan, secrets, signal }: RunInputs, journal: RunJournal): Promise<void> {
   const checkpoints = new Map<string, CheckpointRow>((await loadCheckpoints(deps.db, run.id)).map((row) => [row.nodeId, row]));
   const context: RenderContext = {
@@ -74,7 +82,7 @@ async function walk(deps: EngineDeps, { run, plan, secrets, signal }: RunInputs,
   const render = createRenderer(context, deps.clock);
   journal.event('run.started', null, { attempt: run.attempt, resumed: run.leaseFence > 1, worker: run.leaseOwner, fence: run.leaseFence });
 
-  // For each finished node: which of its outgoing handles are live (null = all, [] = none).
+  // For each finished step: which of its exits are live (null = all, undefined = none).
   const live = new Map<string, string | null | undefined>();
   const isLive = (edge: FlowEdge) => {
     if (!live.has(edge.source)) return false;
@@ -82,51 +90,55 @@ async function walk(deps: EngineDeps, { run, plan, secrets, signal }: RunInputs,
     return handle === null || (handle !== undefined && edge.sourceHandle === handle);
   };
 
-  for (const node of plan.order) {
-    if (node.id === plan.trigger?.id) {
-      context.steps[node.id] = { output: context.trigger };
-      live.set(node.id, null);
+  for (const step of plan.order) {
+    if (step.id === plan.trigger?.id) {
+      context.steps[step.id] = { output: context.trigger };
+      live.set(step.id, null);
       continue;
     }
-    const incoming = plan.incoming.get(node.id) ?? [];
+    const incoming = plan.incoming.get(step.id) ?? [];
     if (!incoming.some(isLive)) {
-      live.set(node.id, undefined);
-      if (!checkpoints.has(node.id)) {
-        journal.checkpoint(node.id, 'skipped', { reason: 'branch' });
-        journal.event('step.skipped', node.id, { reason: 'branch' });
+      live.set(step.id, undefined);
+      if (!checkpoints.has(step.id)) {
+        journal.checkpoint(step.id, 'skipped', { reason: 'branch' });
+        journal.event('step.skipped', step.id, { reason: 'branch' });
       }
       continue;
     }
-    const previous = checkpoints.get(node.id);
+    const previous = checkpoints.get(step.id);
     if (previous && (previous.status === 'succeeded' || previous.status === 'skipped')) {
-      const output = previous.output as { result?: boolean; reason?: string; continue?: boolean } | null;
-      journal.event('step.skipped', node.id, { reason: 'checkpoint', attempt: previous.attempt, status: previous.status });
-      context.steps[node.id] = { output: previous.output };
-      if (previous.status === 'skipped') live.set(node.id, output?.continue ? null : undefined);
-      else live.set(node.id, node.type === 'condition' ? String(Boolean(output?.result)) : null);
+      journal.event('step.skipped', step.id, { reason: 'checkpoint', attempt: previous.attempt, status: previous.status });
+      context.steps[step.id] = { output: previous.output };
+      // A skip decided in review lets its branch go on; any other skipped step stopped it.
+      const continues = previous.status === 'skipped' && Boolean((previous.output as { continue?: boolean } | null)?.continue);
+      live.set(step.id, previous.status === 'succeeded' ? exitTaken(step, previous.output) : continues ? null : undefined);
       continue;
     }
-    const result = await executeStep({ deps, journal, flow: plan.document, flowId: run.flowId, node, render, signal, secretValues }, previous);
+    if (step.problem !== undefined) {
+      await failRun(journal, step.id, step.problem);
+      return;
+    }
+    const result = await executeStep({ deps, journal, flowId: run.flowId, node: step, render, signal, secretValues }, previous);
     if (result.kind === 'ended') return;
-    context.steps[node.id] = { output: result.output };
-    live.set(node.id, result.stop ? undefined : (result.branch ?? null));
+    context.steps[step.id] = { output: result.output };
+    live.set(step.id, result.stop ? undefined : exitTaken(step, result.output));
   }
   journal.event('run.succeeded', null, null);
   await journal.flush({ ending: { status: 'succeeded' } });
 }
 
 async function executeStep(step: StepExecution, previous: CheckpointRow | undefined): Promise<StepResult> {
-  const { node, journal, deps } = step;
-  const kind = stepKind(node.type);
-  if (!kind) return failStep(step, `This server cannot run steps of kind "${node.type}".`);
+  const { node, journal } = step;
+  const kind = stepKind(node);
+  if (!kind) return failRun(journal, node.id, `This server cannot run steps of kind "${node.type}".`);
   journal.event('step.started', node.id, null);
   let prepared: unknown;
   try {
     prepared = kind.prepare(node, step.render);
-    if (isSideEffectStep(node)) return await runSideEffectStep(step, kind, prepared);
+    if (node.sideEffect) return await runSideEffectStep(step, kind, prepared);
   } catch (error) {
     if (error instanceof MissingPathError || error instanceof UserError || error instanceof NonRetriableError) {
-      return failStep(step, error.message, undefined, error instanceof MissingPathError ? { path: error.path } : {});
+      return failRun(journal, node.id, error.message, { details: error instanceof MissingPathError ? { path: error.path } : {} });
     }
     throw error;
   }
@@ -134,39 +146,40 @@ async function executeStep(step: StepExecution, previous: CheckpointRow | undefi
 }
 
 /** A step without side effects: repeating it is harmless, so it is retried freely. */
-async function runPlainStep(step: StepExecution, kind: NonNullable<ReturnType<typeof stepKind>>, prepared: unknown, previous: CheckpointRow | undefined): Promise<StepResult> {
+async function runPlainStep(step: StepExecution, kind: StepKind, prepared: unknown, previous: CheckpointRow | undefined): Promise<StepResult> {
   const { node, journal, deps } = step;
-  const policy = retryPolicy(node, deps.config);
+  const context = { policy: retryPolicy(node, deps.config), sideEffect: false, honoursKey: false, onUncertain: 'review' } as const;
   for (let attempt = 1; ; attempt++) {
     const outcome = await kind.execute(prepared, { runId: journal.run.id, flowId: step.flowId, nodeId: node.id, now: deps.clock.now, previous, signal: step.signal, services: deps.services });
-    switch (outcome.kind) {
-      case 'succeeded': {
-        const output = masked(outcome.output, step.secretValues);
-        if (outcome.stop) {
-          journal.checkpoint(node.id, 'skipped', { ...(output as object), reason: outcome.skipReason ?? 'stopped' });
-          journal.event('step.skipped', node.id, { reason: outcome.skipReason ?? 'stopped', output });
+    const decision = decideOutcome(outcome, { ...context, attempt });
+    switch (decision.action) {
+      case 'record': {
+        const { stop, skipReason = 'stopped' } = decision.outcome;
+        const output = masked(decision.outcome.output, step.secretValues);
+        if (stop) {
+          journal.checkpoint(node.id, 'skipped', { ...(output as object), reason: skipReason });
+          journal.event('step.skipped', node.id, { reason: skipReason, output });
           return { kind: 'done', output, stop: true };
         }
         journal.checkpoint(node.id, 'succeeded', output);
         journal.event('step.succeeded', node.id, { output });
-        return { kind: 'done', output, branch: outcome.branch };
+        return { kind: 'done', output };
       }
-      case 'wait':
-        journal.checkpoint(node.id, 'waiting', outcome.output);
-        journal.event('step.waiting', node.id, { until: outcome.until, message: outcome.message });
-        await journal.flush({ ending: { status: 'waiting', wakeAt: outcome.until } });
+      case 'park': {
+        const { until, output, message } = decision.outcome;
+        journal.checkpoint(node.id, 'waiting', output);
+        journal.event('step.waiting', node.id, { until, message });
+        await journal.flush({ ending: { status: 'waiting', wakeAt: until } });
         return { kind: 'ended' };
-      case 'not_done':
-      case 'ambiguous':
-        if (attempt <= policy.max) {
-          const delayMs = retryDelay(policy, attempt, deps.config, outcome.kind === 'not_done' ? outcome.retryAfterMs : undefined);
-          journal.event('step.retry_scheduled', node.id, { message: outcome.message, retry: attempt, delayMs });
-          await deps.clock.sleep(delayMs);
-          continue;
-        }
-        return failStep(step, outcome.message, undefined, { response: outcome.response });
-      case 'failed':
-        return failStep(step, outcome.message, undefined, { response: outcome.response });
+      }
+      case 'retry':
+        journal.event('step.retry_scheduled', node.id, { message: decision.message, retry: attempt, delayMs: decision.delayMs });
+        await deps.clock.sleep(decision.delayMs);
+        continue;
+      case 'fail':
+        return failRun(journal, node.id, decision.message, { details: { response: decision.response } });
+      case 'review':
+        throw new Error('A step without side effects is repeated, never reviewed; decideOutcome retries it instead.');
     }
   }
 }

@@ -1,14 +1,15 @@
 /**
  * What a step needs while it executes: the run's journal, a renderer over the run's data,
- * the process's services, and the policies (retry, leases) that apply to it.
+ * the process's services, and the engine's settings (leases, retry pace).
  */
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Db } from '../store/db.ts';
 import type { CrashPoints } from './crash-points.ts';
-import type { FlowDocument, FlowNode } from './flow/document.ts';
+import type { TypedStep } from './flow/planned-step.ts';
 import { createMasker, type Masker } from './secrets/masker.ts';
-import { renderDeep, renderTemplate, renderValue, type RenderContext } from './templates/render.ts';
+import { renderDeep, renderTemplate, renderValue, type RenderContext } from '../../core/templates/render.ts';
+import type { RunEnded } from './run-endings.ts';
 import type { RunJournal } from './run-journal.ts';
 import type { Renderer, StepServices } from './steps/types.ts';
 import type { Clock } from './types.ts';
@@ -52,13 +53,17 @@ export interface EngineDeps {
 export interface StepExecution {
   deps: EngineDeps;
   journal: RunJournal;
-  flow: FlowDocument;
   flowId: string;
-  node: FlowNode;
+  node: TypedStep;
   render: Renderer;
   signal: AbortSignal;
   secretValues: string[];
 }
+
+export type StepResult =
+  /** The run goes on; `stop` ends this branch of the flow. */
+  | { kind: 'done'; output: unknown; stop?: boolean }
+  | RunEnded;
 
 export function createRenderer(context: RenderContext, clock: Clock): Renderer {
   return {
@@ -99,24 +104,4 @@ function maskerFor(values: readonly string[]): Masker {
   const masker = createMasker(values);
   lastMasker = { values: [...values], masker };
   return masker;
-}
-
-export interface RetryPolicy {
-  max: number;
-  backoff: 'exponential' | 'fixed';
-  delayMs: number;
-}
-
-export function retryPolicy(node: FlowNode, config: EngineConfig): RetryPolicy {
-  const retry = (node.data.retry ?? {}) as { max?: number; backoff?: string; delayMs?: number };
-  return {
-    max: typeof retry.max === 'number' ? retry.max : 3,
-    backoff: retry.backoff === 'fixed' ? 'fixed' : 'exponential',
-    delayMs: typeof retry.delayMs === 'number' ? retry.delayMs : config.retryBaseMs,
-  };
-}
-
-export function retryDelay(policy: RetryPolicy, retryNumber: number, config: EngineConfig, hintMs?: number): number {
-  const base = policy.backoff === 'fixed' ? policy.delayMs : policy.delayMs * 2 ** (retryNumber - 1);
-  return Math.min(Math.max(base, hintMs ?? 0), config.retryMaxDelayMs);
 }

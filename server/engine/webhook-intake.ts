@@ -9,10 +9,10 @@ import type { Db } from '../store/db.ts';
 import { ingestDelivery, recordRejection } from '../store/inbound.ts';
 import { verifySignature } from '../webhooks/signatures.ts';
 import { errorMessage } from './errors.ts';
-import { parseDuration } from './flow/duration.ts';
+import { parseDuration } from '../../core/duration.ts';
 import { describeValueProblem, findValueProblem } from './input-limits.ts';
 import { MAX_KEY_LENGTH } from './templates/lint-key.ts';
-import { renderTemplate } from './templates/render.ts';
+import { renderTemplate } from '../../core/templates/render.ts';
 import type { TriggerDirectory } from './trigger-directory.ts';
 import type { Clock } from './types.ts';
 

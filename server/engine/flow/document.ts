@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { FLOW_FORMAT } from './step-kinds.ts';
+import { FLOW_FORMAT } from '../../../core/step-kinds.ts';
 
-export { FLOW_FORMAT, isSideEffectStep } from './step-kinds.ts';
+export { FLOW_FORMAT, isSideEffectStep } from '../../../core/step-kinds.ts';
 
 /**
  * The flow document (DESIGN.md §3), the stable shape used by import/export, the editor
@@ -45,8 +45,7 @@ export type FlowDocument = z.output<typeof flowDocumentSchema>;
 export type FlowNode = z.output<typeof flowNodeSchema>;
 export type FlowEdge = z.output<typeof flowEdgeSchema>;
 
-// Methods that only read (RFC 9110 "safe" methods), so repeating them changes nothing.
-export { parseDuration, isDuration, DURATION_PATTERN } from './duration.ts';
+export { parseDuration, isDuration, DURATION_PATTERN } from '../../../core/duration.ts';
 export {
   NODE_TYPES,
   TRIGGER_TYPES,

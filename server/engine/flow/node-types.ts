@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { DURATION_HINT, isDuration } from './duration.ts';
-import { CONDITION_OPS, HTTP_METHODS, TRIGGER_TYPES, NODE_TYPES, type NodeType } from './step-kinds.ts';
+import { DURATION_HINT, isDuration } from '../../../core/duration.ts';
+import { CONDITION_OPS, HTTP_METHODS, type NodeType } from '../../../core/step-kinds.ts';
 
-export { CONDITION_OPS, HTTP_METHODS, NODE_TYPES, TRIGGER_TYPES, isNodeType, isTriggerType, type NodeType, type TriggerType } from './step-kinds.ts';
+export { CONDITION_OPS, HTTP_METHODS, NODE_TYPES, TRIGGER_TYPES, isNodeType, isTriggerType, type NodeType, type TriggerType } from '../../../core/step-kinds.ts';
 
 /**
  * The kinds of step and what each needs in its `data` (DESIGN.md §3). Schemas are loose:
@@ -10,7 +10,7 @@ export { CONDITION_OPS, HTTP_METHODS, NODE_TYPES, TRIGGER_TYPES, isNodeType, isT
  * wrote. Only what a step cannot run without is required.
  *
  * Messages of custom checks are phrased to follow the step's name, e.g.
- * `Step "Wait" (wait) needs a wait time …`; validate.ts adds the name.
+ * `Step "Wait" (wait) needs a wait time …`; problems.ts adds the name.
  */
 
 // RFC 9110 token: what a header name may be made of.
@@ -178,7 +178,7 @@ export const stateTransitionDataSchema = stepData({
   }
 });
 
-export const NODE_DATA_SCHEMAS: Record<NodeType, z.ZodType> = {
+export const NODE_DATA_SCHEMAS = {
   'trigger.manual': manualTriggerDataSchema,
   'trigger.webhook': webhookTriggerDataSchema,
   'trigger.schedule': scheduleTriggerDataSchema,
@@ -189,7 +189,10 @@ export const NODE_DATA_SCHEMAS: Record<NodeType, z.ZodType> = {
   condition: conditionDataSchema,
   delay: delayDataSchema,
   'state.transition': stateTransitionDataSchema,
-};
+} satisfies Record<NodeType, z.ZodType>;
+
+/** A step's settings once its kind's schema has read them. */
+export type StepData<T extends NodeType> = z.output<(typeof NODE_DATA_SCHEMAS)[T]>;
 
 /**
  * How a field is named in a sentence such as `Step "X" (x) needs a URL.`. Keyed by

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { fieldName } from './node-types.ts';
+import { stepLabel } from '../../../core/step-kinds.ts';
 
 /**
  * Problems found in a flow, worded for the person who drew it: each sentence names the
@@ -23,19 +24,18 @@ type Named = { id: string; data?: Record<string, unknown> | undefined };
 
 /** `Step "Create invoice" (invoice)`, or `Step "invoice"` when it has no label. */
 export function stepName(node: Named): string {
-  return `Step ${stepLabel(node)}`;
+  return `Step ${quotedStepLabel(node)}`;
 }
 
 /** The same, to use inside a sentence: `step "Create invoice" (invoice)`. */
 export function stepRef(node: Named): string {
-  return `step ${stepLabel(node)}`;
+  return `step ${quotedStepLabel(node)}`;
 }
 
 /** `"Create invoice" (invoice)`, or `"invoice"`. */
-export function stepLabel(node: Named): string {
-  const label = node.data?.label;
-  const trimmed = typeof label === 'string' ? label.trim() : '';
-  return trimmed !== '' && trimmed !== node.id ? `"${trimmed}" (${node.id})` : `"${node.id}"`;
+export function quotedStepLabel(node: Named): string {
+  const label = stepLabel({ id: node.id, data: node.data ?? {} }).trim();
+  return label !== node.id ? `"${label}" (${node.id})` : `"${node.id}"`;
 }
 
 /** `request.headers.x-api-key`, `states[1]`. */

@@ -1,6 +1,6 @@
 import { lintKeyTemplate, type KeyLint } from '../templates/lint-key.ts';
-import { TemplateSyntaxError } from '../templates/parse.ts';
-import { MissingPathError, renderTemplate, type RenderContext } from '../templates/render.ts';
+import { TemplateSyntaxError } from '../../../core/templates/parse.ts';
+import { MissingPathError, renderTemplate, type RenderContext } from '../../../core/templates/render.ts';
 import type { FlowDocument } from './document.ts';
 import { stepRef } from './problems.ts';
 

@@ -1,7 +1,8 @@
 import type { FlowDocument } from './document.ts';
 import { findCycle, findTriggers, incomingEdges, reachableFrom } from './graph.ts';
 import { NODE_TYPES, isNodeType } from './node-types.ts';
-import { stepLabel, type FlowProblem } from './problems.ts';
+import { quotedStepLabel, type FlowProblem } from './problems.ts';
+import { isConditionHandle } from '../../../core/step-kinds.ts';
 
 /**
  * Checks of how steps are connected: ids, kinds, connections, the trigger, cycles and
@@ -29,8 +30,6 @@ export interface LooseFlow {
   edges: LooseEdge[];
 }
 
-const CONDITION_HANDLES: readonly unknown[] = ['true', 'false'];
-
 export function checkGraph(flow: LooseFlow): FlowProblem[] {
   const problems: FlowProblem[] = [];
   const byId = new Map<string, LooseNode>();
@@ -46,7 +45,7 @@ export function checkGraph(flow: LooseFlow): FlowProblem[] {
       byId.set(node.id, node);
     }
   }
-  const label = (id: string): string => stepLabel(byId.get(id) ?? { id });
+  const label = (id: string): string => quotedStepLabel(byId.get(id) ?? { id });
   const name = (id: string): string => `Step ${label(id)}`;
   const ref = (id: string): string => `step ${label(id)}`;
 
@@ -87,7 +86,7 @@ export function checkGraph(flow: LooseFlow): FlowProblem[] {
       });
     }
     const from = byId.get(edge.source);
-    if (from?.type === 'condition' && !CONDITION_HANDLES.includes(edge.sourceHandle)) {
+    if (from?.type === 'condition' && !isConditionHandle(edge.sourceHandle)) {
       problems.push({
         severity: 'error',
         code: 'condition_edge_handle',

@@ -1,6 +1,6 @@
 import { lintKeyTemplate } from '../templates/lint-key.ts';
-import { TemplateSyntaxError, formatPath, templatePaths } from '../templates/parse.ts';
-import type { RenderContext } from '../templates/render.ts';
+import { TemplateSyntaxError, formatPath, templatePaths } from '../../../core/templates/parse.ts';
+import type { RenderContext } from '../../../core/templates/render.ts';
 import { isSideEffectStep } from './document.ts';
 import { reachableFrom, type Graph } from './graph.ts';
 import { NODE_DATA_SCHEMAS, isNodeType } from './node-types.ts';

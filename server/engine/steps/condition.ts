@@ -1,8 +1,9 @@
+import { isConditionHandle, type ConditionHandle, type ConditionOp } from '../../../core/step-kinds.ts';
 import type { StepKind } from './types.ts';
 
 interface Comparison {
   left: unknown;
-  op: string;
+  op: ConditionOp;
   right: unknown;
   missing: boolean;
 }
@@ -22,34 +23,40 @@ function compare({ left, op, right, missing }: Comparison): boolean {
       return asNumber(left) > asNumber(right);
     case 'lt':
       return asNumber(left) < asNumber(right);
-    default:
-      return false;
   }
 }
 
-/** condition: picks the `true` or `false` handle; the other branch is skipped. */
-export const conditionStep: StepKind<Comparison> = {
+/**
+ * condition: picks the `true` or `false` exit and records it in its output as `branch`;
+ * the other branch is skipped.
+ */
+export const conditionStep: StepKind<'condition', Comparison> = {
   type: 'condition',
-  prepare(node, render) {
-    const op = String(node.data.op);
-    const leftTemplate = String(node.data.left);
+  prepare(step, render) {
+    const { op, right: rawRight } = step.data;
     let left: unknown;
     let missing = false;
     try {
-      left = render.value(leftTemplate);
+      left = render.value(step.data.left);
     } catch (error) {
       // "exists" asks exactly whether the path is there, so a missing path is its answer.
       if (op !== 'exists' || (error as Error).name !== 'MissingPathError') throw error;
       missing = true;
     }
-    const rawRight = node.data.right;
     const right = typeof rawRight === 'string' ? render.value(rawRight) : rawRight;
     return { left, op, right, missing };
   },
   describe: ({ left, op, right }) => ({ left, op, right }),
   async execute(comparison) {
     const result = compare(comparison);
-    return { kind: 'succeeded', output: { result, left: comparison.left, op: comparison.op, right: comparison.right ?? null }, branch: result ? 'true' : 'false' };
+    const branch: ConditionHandle = result ? 'true' : 'false';
+    return { kind: 'succeeded', output: { result, branch, left: comparison.left, op: comparison.op, right: comparison.right ?? null } };
   },
   honoursKey: () => false,
+  branchOf(output) {
+    const recorded = (output ?? {}) as { result?: unknown; branch?: unknown };
+    if (isConditionHandle(recorded.branch)) return recorded.branch;
+    // Checkpoints written before the branch was recorded name it only by their result.
+    return recorded.result ? 'true' : 'false';
+  },
 };

@@ -1,4 +1,4 @@
-import { parseDuration } from '../flow/duration.ts';
+import { parseDuration } from '../../../core/duration.ts';
 import { NonRetriableError } from '../errors.ts';
 import type { StepKind } from './types.ts';
 
@@ -13,16 +13,16 @@ interface DelayPlan {
  * the run is parked in the database (no timer held in memory); when the run is leased
  * again after that time, the same checkpoint says the wait is over.
  */
-export const delayStep: StepKind<DelayPlan> = {
+export const delayStep: StepKind<'delay', DelayPlan> = {
   type: 'delay',
-  prepare(node, render) {
-    if (typeof node.data.until === 'string' && node.data.until) {
-      const text = render.text(node.data.until);
+  prepare(step, render) {
+    if (step.data.until) {
+      const text = render.text(step.data.until);
       const until = Date.parse(text);
       if (Number.isNaN(until)) throw new NonRetriableError(`The delay's end "${text}" is not a date and time.`);
       return { until };
     }
-    return { forMs: parseDuration(render.text(String(node.data.for ?? '0s'))) };
+    return { forMs: parseDuration(render.text(step.data.for ?? '0s')) };
   },
   describe: (plan) => ({ ...plan }),
   async execute(plan, io) {

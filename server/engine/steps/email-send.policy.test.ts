@@ -8,7 +8,7 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SMTPServer } from 'smtp-server';
-import type { FlowNode } from '../flow/document.ts';
+import type { TypedStep } from '../flow/planned-step.ts';
 import { METADATA_SPELLINGS, stubResolver } from '../net/address-fixtures.ts';
 import { createNetworkPolicy, type NetworkPolicy } from '../network-policy.ts';
 import { createRenderer } from '../step-runtime.ts';
@@ -18,11 +18,11 @@ import type { StepIO } from './types.ts';
 
 const render = createRenderer({ trigger: { body: {}, headers: {} }, steps: {}, secrets: {} }, systemClock);
 
-function emailNode(host: string, port: number, secure = false): FlowNode {
+function emailNode(host: string, port: number, secure = false): TypedStep<'email.send'> {
   return {
-    id: 'mail', type: 'email.send', position: { x: 0, y: 0 },
+    id: 'mail', type: 'email.send', label: 'mail', sideEffect: true,
     data: { key: 'k', smtp: { host, port, secure }, from: 'shop@example.test', to: 'ann@example.test', subject: 'Hello', text: 'Hi', timeoutMs: 3000 },
-  } as FlowNode;
+  };
 }
 
 function send(network: NetworkPolicy, host: string, port: number, secure = false) {

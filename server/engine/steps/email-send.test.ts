@@ -10,7 +10,7 @@ import { SMTPServer, type SMTPServerSession } from 'smtp-server';
 import { createNetworkPolicy } from '../network-policy.ts';
 import { createRenderer } from '../step-runtime.ts';
 import { systemClock } from '../types.ts';
-import type { FlowNode } from '../flow/document.ts';
+import type { TypedStep } from '../flow/planned-step.ts';
 import { closeEmailTransports, emailSendStep, KEY_HEADER, messageIdFor, splitAddresses, type EmailAction } from './email-send.ts';
 import type { StepIO } from './types.ts';
 
@@ -94,9 +94,9 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-function emailNode(port: number, data: Record<string, unknown> = {}): FlowNode {
+function emailNode(port: number, data: Record<string, unknown> = {}): TypedStep<'email.send'> {
   return {
-    id: 'mail', type: 'email.send', position: { x: 0, y: 0 },
+    id: 'mail', type: 'email.send', label: 'mail', sideEffect: true,
     data: {
       key: 'order-{{ trigger.body.id }}',
       smtp: { host: '127.0.0.1', port: String(port), secure: false, user: 'robot', password: '{{ secrets.SMTP_PASSWORD }}' },
@@ -107,7 +107,7 @@ function emailNode(port: number, data: Record<string, unknown> = {}): FlowNode {
       timeoutMs: 3000,
       ...data,
     },
-  } as FlowNode;
+  } as TypedStep<'email.send'>;
 }
 
 const render = createRenderer(

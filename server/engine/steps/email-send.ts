@@ -25,7 +25,7 @@ import type SMTPPool from 'nodemailer/lib/smtp-pool/index.js';
 import { NonRetriableError } from '../errors.ts';
 import { AddressRefusedError } from '../network-policy.ts';
 import { parseAddress, type ParsedAddress } from '../net/addresses.ts';
-import type { FlowNode } from '../flow/document.ts';
+import type { TypedStep } from '../flow/planned-step.ts';
 import type { Renderer, StepIO, StepKind, StepOutcome } from './types.ts';
 
 export interface SmtpSettings {
@@ -109,24 +109,25 @@ function addresses(value: unknown): string[] {
   return list.flatMap((item) => splitAddresses(String(item)));
 }
 
-export function renderEmail(node: FlowNode, render: Renderer): EmailAction {
-  const smtp = (render.deep(node.data.smtp ?? {}) ?? {}) as Record<string, unknown>;
+export function renderEmail({ data }: TypedStep<'email.send'>, render: Renderer): EmailAction {
+  // Rendered values may be anything a template gives, so they are checked again here.
+  const smtp = (render.deep(data.smtp) ?? {}) as Record<string, unknown>;
   const host = String(smtp.host ?? '').trim();
   if (!host) throw new NonRetriableError('The step has no mail server address (SMTP host).');
   const port = toPort(smtp.port);
-  const to = addresses(render.deep(node.data.to));
+  const to = addresses(render.deep(data.to));
   if (to.length === 0) throw new NonRetriableError('The email has no recipient ("to" is empty once filled in).');
-  const from = render.text(String(node.data.from ?? '')).trim();
+  const from = render.text(data.from).trim();
   if (!from) throw new NonRetriableError('The email has no sender ("from" is empty once filled in).');
   return {
     smtp: { host, port, secure: toSecure(smtp.secure, port), user: optionalText(smtp.user), password: optionalText(smtp.password) },
     from,
     to,
-    cc: addresses(render.deep(node.data.cc)),
-    subject: render.text(String(node.data.subject ?? '')),
-    text: typeof node.data.text === 'string' ? render.text(node.data.text) : undefined,
-    html: typeof node.data.html === 'string' ? render.text(node.data.html) : undefined,
-    timeoutMs: typeof node.data.timeoutMs === 'number' ? node.data.timeoutMs : DEFAULT_TIMEOUT_MS,
+    cc: addresses(render.deep(data.cc)),
+    subject: render.text(data.subject),
+    text: data.text === undefined ? undefined : render.text(data.text),
+    html: data.html === undefined ? undefined : render.text(data.html),
+    timeoutMs: data.timeoutMs ?? DEFAULT_TIMEOUT_MS,
   };
 }
 
@@ -368,7 +369,7 @@ export async function sendEmail(email: EmailAction, io: StepIO): Promise<StepOut
   };
 }
 
-export const emailSendStep: StepKind<EmailAction> = {
+export const emailSendStep: StepKind<'email.send', EmailAction> = {
   type: 'email.send',
   prepare: renderEmail,
   // What the email is, not how it travels: the password never enters the fingerprint.

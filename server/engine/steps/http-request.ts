@@ -8,7 +8,7 @@
  *
  * The key travels in `receiverKeyHeader`, in the form described in http-headers.ts.
  */
-import type { FlowNode } from '../flow/document.ts';
+import type { TypedStep } from '../flow/planned-step.ts';
 import { HttpFailure, sendHttp, type HttpResponse } from './http-client.ts';
 import { checkHeaders, keyHeaderValue } from './http-headers.ts';
 import type { Renderer, StepIO, StepKind, StepOutcome } from './types.ts';
@@ -25,7 +25,13 @@ export interface HttpAction {
 const DEFAULT_TIMEOUT_MS = 30_000;
 const MAX_STORED_BODY = 64 * 1024;
 
-export function renderHttpAction(request: Record<string, unknown>, node: FlowNode, render: Renderer): HttpAction {
+/** The header that carries the key to the receiver, when one is named (`receiverKeyHeader`). */
+export function receiverKeyHeader(step: TypedStep<'http.request' | 'message.post'>): string | undefined {
+  return step.data.receiverKeyHeader || undefined;
+}
+
+export function renderHttpAction(step: TypedStep<'http.request'>, render: Renderer): HttpAction {
+  const { request } = step.data;
   const rawBody = request.body;
   const body =
     rawBody === undefined || rawBody === null
@@ -37,14 +43,14 @@ export function renderHttpAction(request: Record<string, unknown>, node: FlowNod
   if (body !== undefined && typeof rawBody !== 'string' && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) {
     headers['content-type'] = 'application/json';
   }
-  const keyHeader = typeof node.data.receiverKeyHeader === 'string' && node.data.receiverKeyHeader ? node.data.receiverKeyHeader : undefined;
+  const keyHeader = receiverKeyHeader(step);
   checkHeaders(headers, keyHeader);
   return {
-    method: render.text(String(request.method ?? 'GET')).toUpperCase(),
-    url: render.text(String(request.url ?? '')),
+    method: render.text(request.method).toUpperCase(),
+    url: render.text(request.url),
     headers,
     body,
-    timeoutMs: typeof node.data.timeoutMs === 'number' ? node.data.timeoutMs : DEFAULT_TIMEOUT_MS,
+    timeoutMs: step.data.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     keyHeader,
   };
 }
@@ -127,10 +133,10 @@ export async function performHttp(action: HttpAction, io: StepIO): Promise<StepO
   return { kind: 'ambiguous', message: `The receiver failed while handling the request (${response.status}): ${summary}`, response: answer };
 }
 
-export const httpRequestStep: StepKind<HttpAction> = {
+export const httpRequestStep: StepKind<'http.request', HttpAction> = {
   type: 'http.request',
-  prepare: (node, render) => renderHttpAction((node.data.request ?? {}) as Record<string, unknown>, node, render),
+  prepare: renderHttpAction,
   describe: (action) => ({ method: action.method, url: action.url, body: action.body ?? null }),
   execute: performHttp,
-  honoursKey: (node) => typeof node.data.receiverKeyHeader === 'string' && node.data.receiverKeyHeader.length > 0,
+  honoursKey: (step) => receiverKeyHeader(step) !== undefined,
 };

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startReceiver, type Receiver } from '../../testing/receiver.ts';
-import type { FlowNode } from '../flow/document.ts';
+import type { TypedStep } from '../flow/planned-step.ts';
 import { METADATA_SPELLINGS, stubResolver } from '../net/address-fixtures.ts';
 import { createNetworkPolicy, type NetworkPolicy, type Resolver } from '../network-policy.ts';
 import { createRenderer } from '../step-runtime.ts';
@@ -26,8 +26,8 @@ function httpAction(url: string, extra: Partial<HttpAction> = {}): HttpAction {
   return { method: 'POST', url, headers: { 'content-type': 'application/json' }, body: '{"ref":"r-1"}', timeoutMs: 2000, keyHeader: 'Idempotency-Key', ...extra };
 }
 
-function messageNode(url: string): FlowNode {
-  return { id: 'post', type: 'message.post', position: { x: 0, y: 0 }, data: { url, text: 'Order shipped', receiverKeyHeader: 'Idempotency-Key', timeoutMs: 2000 } } as FlowNode;
+function messageNode(url: string): TypedStep<'message.post'> {
+  return { id: 'post', type: 'message.post', label: 'post', sideEffect: true, data: { url, text: 'Order shipped', receiverKeyHeader: 'Idempotency-Key', timeoutMs: 2000 } };
 }
 
 const callHttp = (network: NetworkPolicy, url: string, key?: string) => httpRequestStep.execute(httpAction(url), io(network, key));
@@ -144,10 +144,11 @@ describe('http.request and message.post under the network policy', () => {
   });
 
   it('refuses headers that cannot be sent while preparing, before any key is claimed', () => {
-    const node = { id: 'h', type: 'http.request', position: { x: 0, y: 0 }, data: { receiverKeyHeader: 'Idempotency Key', request: { method: 'POST', url: 'http://127.0.0.1/' } } } as FlowNode;
+    // Publishing refuses these names; the step still checks what it is given.
+    const node: TypedStep<'http.request'> = { id: 'h', type: 'http.request', label: 'h', sideEffect: true, data: { receiverKeyHeader: 'Idempotency Key', request: { method: 'POST', url: 'http://127.0.0.1/' } } };
     expect(() => httpRequestStep.prepare(node, render)).toThrow(/^The key header name "Idempotency Key" cannot be sent/);
-    const withHeader = { ...node, data: { request: { method: 'POST', url: 'http://127.0.0.1/', headers: { 'X-Note': 'a\r\nb' } } } } as FlowNode;
+    const withHeader = { ...node, data: { request: { method: 'POST', url: 'http://127.0.0.1/', headers: { 'X-Note': 'a\r\nb' } } } };
     expect(() => httpRequestStep.prepare(withHeader, render)).toThrow(/^The header "X-Note" cannot be sent/);
-    expect(() => messagePostStep.prepare({ ...messageNode('http://127.0.0.1/'), data: { url: 'http://127.0.0.1/', text: 'x', receiverKeyHeader: 'Key:' } } as FlowNode, render)).toThrow(/key header name "Key:"/);
+    expect(() => messagePostStep.prepare({ ...messageNode('http://127.0.0.1/'), data: { url: 'http://127.0.0.1/', text: 'x', receiverKeyHeader: 'Key:' } }, render)).toThrow(/key header name "Key:"/);
   });
 });

@@ -7,9 +7,8 @@
  * that header (in the form described in http-headers.ts) and the receiver is trusted to
  * deduplicate. The address is checked by the same network policy as http.request.
  */
-import type { FlowNode } from '../flow/document.ts';
 import { checkHeaders } from './http-headers.ts';
-import { performHttp, type HttpAction } from './http-request.ts';
+import { performHttp, receiverKeyHeader, type HttpAction } from './http-request.ts';
 import type { StepKind } from './types.ts';
 
 export interface MessageAction {
@@ -22,11 +21,6 @@ export interface MessageAction {
 // (default: 30 s, like http.request)
 const DEFAULT_TIMEOUT_MS = 30_000;
 
-function keyHeaderOf(node: FlowNode): string | undefined {
-  const header = node.data.receiverKeyHeader;
-  return typeof header === 'string' && header.length > 0 ? header : undefined;
-}
-
 export function toHttpAction(message: MessageAction): HttpAction {
   return {
     method: 'POST',
@@ -38,19 +32,19 @@ export function toHttpAction(message: MessageAction): HttpAction {
   };
 }
 
-export const messagePostStep: StepKind<MessageAction> = {
+export const messagePostStep: StepKind<'message.post', MessageAction> = {
   type: 'message.post',
-  prepare: (node, render) => {
-    const keyHeader = keyHeaderOf(node);
+  prepare: (step, render) => {
+    const keyHeader = receiverKeyHeader(step);
     checkHeaders({}, keyHeader);
     return {
-      url: render.text(String(node.data.url ?? '')),
-      text: render.text(String(node.data.text ?? '')),
-      timeoutMs: typeof node.data.timeoutMs === 'number' ? node.data.timeoutMs : DEFAULT_TIMEOUT_MS,
+      url: render.text(step.data.url),
+      text: render.text(step.data.text),
+      timeoutMs: step.data.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       keyHeader,
     };
   },
   describe: (message) => ({ url: message.url, text: message.text }),
   execute: (message, io) => performHttp(toHttpAction(message), io),
-  honoursKey: (node) => keyHeaderOf(node) !== undefined,
+  honoursKey: (step) => receiverKeyHeader(step) !== undefined,
 };

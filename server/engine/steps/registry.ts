@@ -1,3 +1,5 @@
+import type { NodeType } from '../flow/node-types.ts';
+import type { TypedStep } from '../flow/planned-step.ts';
 import { conditionStep } from './condition.ts';
 import { delayStep } from './delay.ts';
 import { emailSendStep } from './email-send.ts';
@@ -7,14 +9,12 @@ import { stateTransitionStep } from './state-transition.ts';
 import { transformStep } from './transform.ts';
 import type { StepKind } from './types.ts';
 
-const kinds = new Map<string, StepKind<any>>(); // eslint-disable-line @typescript-eslint/no-explicit-any
+const kinds = new Map<string, StepKind>(
+  [httpRequestStep, transformStep, conditionStep, delayStep, stateTransitionStep, emailSendStep, messagePostStep].map((kind) => [kind.type, kind]),
+);
 
-export function registerStepKind(kind: StepKind<any>): void { // eslint-disable-line @typescript-eslint/no-explicit-any
-  kinds.set(kind.type, kind);
-}
-
-for (const kind of [httpRequestStep, transformStep, conditionStep, delayStep, stateTransitionStep, emailSendStep, messagePostStep]) registerStepKind(kind);
-
-export function stepKind(type: string): StepKind<unknown> | undefined {
-  return kinds.get(type) as StepKind<unknown> | undefined;
+/** The kind that runs a step, or undefined for kinds a run never executes (triggers). */
+export function stepKind<T extends NodeType>(step: TypedStep<T>): StepKind<T> | undefined {
+  // Each kind is stored under its own type, so the kind found matches the step's type.
+  return kinds.get(step.type) as StepKind<T> | undefined;
 }

@@ -4,7 +4,7 @@
  * branch stops so no side effect follows it. `requires` parks the run until the entity
  * reaches a prerequisite state, or fails it after `requiresTimeout` (default: 1 h).
  */
-import { parseDuration } from '../flow/duration.ts';
+import { parseDuration } from '../../../core/duration.ts';
 import { UserError } from '../errors.ts';
 import type { StepKind } from './types.ts';
 
@@ -20,10 +20,9 @@ interface Transition {
 
 const DEFAULT_REQUIRES_TIMEOUT = '1h';
 
-export const stateTransitionStep: StepKind<Transition> = {
+export const stateTransitionStep: StepKind<'state.transition', Transition> = {
   type: 'state.transition',
-  prepare(node, render) {
-    const data = node.data as { entity: string; states: string[]; to: string; onStale?: string; requires?: string; requiresTimeout?: string; keyScope?: string };
+  prepare({ data }, render) {
     return {
       entity: render.text(data.entity),
       states: data.states,

@@ -1,14 +1,11 @@
 import type { StepKind } from './types.ts';
 
 /** transform: names computed from templates; a single placeholder keeps its type. */
-export const transformStep: StepKind<Record<string, unknown>> = {
+export const transformStep: StepKind<'transform', Record<string, unknown>> = {
   type: 'transform',
-  prepare(node, render) {
-    const outputs = (node.data.outputs ?? {}) as Record<string, unknown>;
+  prepare(step, render) {
     const result: Record<string, unknown> = {};
-    for (const [name, template] of Object.entries(outputs)) {
-      result[name] = typeof template === 'string' ? render.value(template) : render.deep(template);
-    }
+    for (const [name, template] of Object.entries(step.data.outputs)) result[name] = render.value(template);
     return result;
   },
   describe: (outputs) => outputs,

@@ -1,9 +1,12 @@
 /**
- * The interface every step kind implements. A kind knows how to render its node into a
- * concrete action and how to perform it; the step protocol (protocol.ts) decides whether
- * it may perform it at all. Adding a kind is adding a file and a line in registry.ts.
+ * The interface every step kind implements. A kind renders its step (settings already
+ * parsed by type, flow/planned-step.ts) into a concrete action and performs it, reporting
+ * an outcome; the step protocol (protocol.ts) decides whether a side effect may be
+ * performed at all, and outcomes.ts what follows each outcome. Adding a kind is adding a
+ * file and a line in registry.ts.
  */
-import type { FlowNode } from '../flow/document.ts';
+import type { NodeType } from '../flow/node-types.ts';
+import type { TypedStep } from '../flow/planned-step.ts';
 import type { NetworkPolicy } from '../network-policy.ts';
 import type { CheckpointRow } from '../types.ts';
 
@@ -16,8 +19,8 @@ export interface Renderer {
 }
 
 export type StepOutcome =
-  /** Done; `branch` selects the outgoing handle of a condition. */
-  | { kind: 'succeeded'; output: unknown; branch?: 'true' | 'false'; stop?: boolean; skipReason?: string }
+  /** Done; `stop` ends this branch of the flow here (the step is recorded as skipped). */
+  | { kind: 'succeeded'; output: unknown; stop?: boolean; skipReason?: string }
   /** Certainly not done (nothing reached the receiver, or it said "later"): safe to retry. */
   | { kind: 'not_done'; message: string; retryAfterMs?: number; response?: unknown }
   /** Definitively refused; retrying the same request cannot help. */
@@ -74,12 +77,18 @@ export type EntityTransitionResult =
   | { applied: false; blocked?: false; current: string; to: string; version: number }
   | { applied: false; blocked: true; current: string | null; to: string };
 
-export interface StepKind<Prepared = unknown> {
-  readonly type: string;
-  prepare(node: FlowNode, render: Renderer): Prepared;
+export interface StepKind<Type extends NodeType = NodeType, Prepared = unknown> {
+  readonly type: Type;
+  prepare(step: TypedStep<Type>, render: Renderer): Prepared;
   /** What identifies the action: fingerprinted, and shown when two inputs share a key. */
   describe(prepared: Prepared): Record<string, unknown>;
   execute(prepared: Prepared, io: StepIO): Promise<StepOutcome>;
   /** True when the receiver honours the key we pass, so a repeat cannot apply twice. */
-  honoursKey(node: FlowNode): boolean;
+  honoursKey(step: TypedStep<Type>): boolean;
+  /**
+   * For kinds with several exits (a condition's `true` / `false`): the exit an output
+   * took, read the same way from a fresh output and a checkpointed one. Kinds with one
+   * exit leave it out, and every edge leaving them is followed.
+   */
+  branchOf?(output: unknown): string;
 }

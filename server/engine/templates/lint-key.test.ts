@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { NonRetriableError } from '../errors.ts';
 import { MAX_KEY_LENGTH, checkRenderedKey, lintKeyTemplate, type KeyLint } from './lint-key.ts';
-import type { RenderContext } from './render.ts';
+import type { RenderContext } from '../../../core/templates/render.ts';
 
 const sample: RenderContext = {
   trigger: { body: { id: 'evt_1', order: { id: '4417' }, blank: '', long: 'x'.repeat(300), multi: 'a\nb' }, headers: {} },

@@ -1,6 +1,6 @@
 import { NonRetriableError } from '../errors.ts';
-import { TemplateSyntaxError, templatePaths } from './parse.ts';
-import { MissingPathError, renderTemplate, type RenderContext } from './render.ts';
+import { TemplateSyntaxError, templatePaths } from '../../../core/templates/parse.ts';
+import { MissingPathError, renderTemplate, type RenderContext } from '../../../core/templates/render.ts';
 
 /**
  * Checks an idempotency-key template before it is saved (DESIGN.md §4). A key must be

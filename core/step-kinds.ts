@@ -1,7 +1,7 @@
 /**
  * The kinds of step and the plain facts about them, without any schema library: the web
  * editor imports this, and it should not carry a validator it never runs. The schemas are
- * in node-types.ts and document.ts, which re-export all of this.
+ * in server/engine/flow/ (node-types.ts and document.ts), which re-export all of this.
  */
 
 export const FLOW_FORMAT = 'onceflow/v1';
@@ -32,6 +32,21 @@ export function isTriggerType(type: string): type is TriggerType {
 
 export const HTTP_METHODS = ['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export const CONDITION_OPS = ['equals', 'not_equals', 'contains', 'exists', 'gt', 'lt'] as const;
+export type ConditionOp = (typeof CONDITION_OPS)[number];
+
+/** The exits a condition leaves through; every other kind has one exit that all its edges share. */
+export const CONDITION_HANDLES = ['true', 'false'] as const;
+export type ConditionHandle = (typeof CONDITION_HANDLES)[number];
+
+export function isConditionHandle(value: unknown): value is ConditionHandle {
+  return (CONDITION_HANDLES as readonly unknown[]).includes(value);
+}
+
+/** What a step is called where people see it: its label, or its id when it has none. */
+export function stepLabel(node: { id: string; data: Record<string, unknown> }): string {
+  const label = node.data.label;
+  return typeof label === 'string' && label.trim() !== '' ? label : node.id;
+}
 
 const READ_ONLY_METHODS: readonly string[] = ['GET', 'HEAD', 'OPTIONS'];
 

@@ -156,5 +156,5 @@ export function collectSecretValues(context: Pick<RenderContext, 'secrets'>): st
   return values;
 }
 
-/** What a secret value is replaced with wherever it would be stored or shown (secrets/masker.ts). */
+/** What a secret value is replaced with wherever it would be stored or shown (server/engine/secrets/masker.ts). */
 export const SECRET_MASK = '••••••';

@@ -1,4 +1,4 @@
-import { UserError } from '../errors.ts';
+import { UserError } from './errors.ts';
 
 /**
  * Durations as people write them in the editor: a whole number and a unit, e.g. `500ms`,

@@ -1,0 +1,29 @@
+/**
+ * Where a side-effect step claims its key: the rendered key, in the step's scope, kept
+ * for the step's keep time. The protocol claims with it and the rerun preview looks the
+ * claim up with it, so both always name the same row.
+ */
+import { parseDuration } from '../../core/duration.ts';
+import type { TypedStep } from './flow/planned-step.ts';
+
+export interface ClaimReference {
+  scope: string;
+  key: string;
+  /** How long the key is remembered once claimed (default: 30 days). */
+  ttlMs: number;
+}
+
+const DEFAULT_KEY_TTL = '30d';
+
+/**
+ * Renders with `render`, which is strict: a missing path throws. The scope is the
+ * step's own (`flowId:nodeId`) unless the person named a shared one (`keyScope`).
+ */
+export function claimReference(step: TypedStep, flowId: string, render: (template: string) => string): ClaimReference {
+  const { key, keyScope, keyTtl } = step.data;
+  return {
+    key: render(key ?? ''),
+    scope: keyScope ? render(keyScope) : `${flowId}:${step.id}`,
+    ttlMs: parseDuration(keyTtl || DEFAULT_KEY_TTL),
+  };
+}
