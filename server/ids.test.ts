@@ -1,10 +1,17 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { newHookId, newId } from './ids.ts';
 
 describe('ids', () => {
-  it('are readable, prefixed and sort by creation time', async () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('are readable, prefixed and sort by creation time', () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(1_767_225_600_000);
     const first = newId('run');
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    // One millisecond later is enough: the time comes first, to the millisecond.
+    vi.setSystemTime(1_767_225_600_001);
     const second = newId('run');
     expect(first).toMatch(/^run_[0-9a-z]{16}$/);
     expect(first < second).toBe(true);

@@ -9,6 +9,7 @@ import { invoiceFlow } from '../testing/engine-harness.ts';
 import { testDatabases, type TestDatabase } from '../testing/databases.ts';
 import { startReceiver, type Receiver } from '../testing/receiver.ts';
 import { startServerProcess, trpc, type ServerProcess } from '../testing/server-process.ts';
+import { outputContains, until } from '../testing/wait-for.ts';
 import { openDatabase, type Db } from '../store/db.ts';
 import { getRun } from '../store/runs.ts';
 import type { RunStatus } from './types.ts';
@@ -16,13 +17,12 @@ import type { RunStatus } from './types.ts';
 const LEASE = '800';
 
 async function waitForStatus(db: Db, runId: string, statuses: RunStatus[], timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
+  let last: RunStatus | undefined;
+  return until(() => `run ${runId} to be ${statuses.join(' or ')} (it stayed ${last})`, async () => {
     const run = await getRun(db, runId);
-    if (run && statuses.includes(run.status)) return run;
-    if (Date.now() > deadline) throw new Error(`run ${runId} stayed ${run?.status}`);
-    await new Promise((resolve) => setTimeout(resolve, 30));
-  }
+    last = run?.status;
+    return run && statuses.includes(run.status) ? run : undefined;
+  }, { timeoutMs, everyMs: 30 });
 }
 
 async function eventTypes(db: Db, runId: string, nodeId?: string): Promise<string[]> {
@@ -147,7 +147,8 @@ for (const kind of testDatabases()) {
       const run = await waitForStatus(db, runId, ['succeeded', 'failed', 'needs_review']);
       expect(run.status).toBe('succeeded');
       stale.signal('SIGCONT');
-      await new Promise((resolve) => setTimeout(resolve, 3500));
+      // The woken worker gets its late answer and tries to record it: that write is refused.
+      await outputContains(stale, 'stale write refused');
       honouring.behave = () => ({ kind: 'ok' });
       honouring.onCall = undefined;
 

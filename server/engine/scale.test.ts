@@ -10,6 +10,7 @@ import { invoiceFlow } from '../testing/engine-harness.ts';
 import { inBatches } from '../testing/http-client.ts';
 import { startReceiver } from '../testing/receiver.ts';
 import { startServerProcess, trpc, type ServerProcess } from '../testing/server-process.ts';
+import { until } from '../testing/wait-for.ts';
 
 const postgres = testDatabases().find((kind) => kind.name === 'postgresql');
 
@@ -34,12 +35,10 @@ describe.runIf(postgres)('four workers on postgresql', () => {
       for (let index = 0; index < 4; index++) workers.push(await startServerProcess(env, ['worker']));
       processes.push(...workers);
       const db = await openDatabase(database.url);
-      const deadline = Date.now() + 120_000;
-      for (;;) {
+      await until('every run to settle', async () => {
         const left = await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM runs WHERE status IN ('queued', 'running', 'waiting')`);
-        if (Number(left?.n) === 0 || Date.now() > deadline) break;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+        return Number(left?.n) === 0;
+      }, { timeoutMs: 120_000, everyMs: 100 });
       const status = await trpc<{ workers: unknown[]; queueDepth: number }>(api.url, 'system.status', undefined, 'query');
       expect(status.workers).toHaveLength(4);
       expect(status.queueDepth).toBe(0);

@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../store/db.ts';
 import { testDatabases } from '../testing/databases.ts';
 import { startServerProcess, trpc, type ServerProcess } from '../testing/server-process.ts';
+import { until } from '../testing/wait-for.ts';
 
 const postgres = testDatabases().find((kind) => kind.name === 'postgresql');
 
@@ -26,21 +27,23 @@ describe.runIf(postgres)('schedules on postgresql with two workers', () => {
 
   it('fires every second for 10 s with exactly one run per fire time', async () => {
     const database = await postgres!.create();
+    const db = await openDatabase(database.url);
     try {
       const env = { DATABASE_URL: database.url, ONCEFLOW_POLL_MS: '20' };
       const api = await startServerProcess(env, ['start', '--no-worker']);
       processes.push(api);
       const workers = [await startServerProcess(env, ['worker']), await startServerProcess(env, ['worker'])];
       processes.push(...workers);
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      // Both compete from the first fire on: each has announced itself with its first heartbeat.
+      await until('both workers to announce themselves', async () => Number((await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM workers`))?.n) === 2);
       const { id: flowId } = await trpc<{ id: string }>(api.url, 'flows.import', { document: everySecondFlow() });
-      await new Promise((resolve) => setTimeout(resolve, 10_500));
+      // Ten fire times, one a second.
+      const started = async () => Number((await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM runs WHERE flow_id = ?`, [flowId]))?.n);
+      await until('ten scheduled runs', async () => (await started()) >= 10, { timeoutMs: 30_000, everyMs: 50 });
       for (const worker of workers) await worker.kill();
 
-      const db = await openDatabase(database.url);
       const runs = await db.all<{ event_id: string; trigger_kind: string }>(`SELECT event_id, trigger_kind FROM runs WHERE flow_id = ?`, [flowId]);
       const fires = runs.map((run) => Date.parse(run.event_id.replace(/^schedule:/, ''))).sort((a, b) => a - b);
-      await db.close();
       expect(runs.every((run) => run.trigger_kind === 'schedule')).toBe(true);
       expect(new Set(runs.map((run) => run.event_id)).size).toBe(runs.length);
       expect(runs.length).toBeGreaterThanOrEqual(9);
@@ -48,6 +51,7 @@ describe.runIf(postgres)('schedules on postgresql with two workers', () => {
       // One run per second, none skipped in between.
       for (let index = 1; index < fires.length; index++) expect(fires[index]! - fires[index - 1]!).toBe(1000);
     } finally {
+      await db.close();
       await database.drop();
     }
   }, 60_000);

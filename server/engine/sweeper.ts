@@ -8,11 +8,12 @@ import { pruneExpiredClaims } from '../store/claims.ts';
 import type { Db } from '../store/db.ts';
 import { pruneInbound } from '../store/inbound.ts';
 import type { Clock } from './types.ts';
+import { repeatEvery, type Repeater } from './worker-lifecycle.ts';
 
 const REJECTIONS_KEPT_MS = 30 * 24 * 3600_000;
 
 export function createSweeper(deps: { db: Db; clock: Clock; log: Logger }, everyMs = 60_000) {
-  let timer: NodeJS.Timeout | null = null;
+  let sweeps: Repeater | null = null;
   const sweep = async () => {
     const now = deps.clock.now();
     const removed = (await pruneInbound(deps.db, now, now - REJECTIONS_KEPT_MS)) + (await pruneExpiredClaims(deps.db, now));
@@ -21,12 +22,15 @@ export function createSweeper(deps: { db: Db; clock: Clock; log: Logger }, every
   };
   return {
     sweep,
+    /** Sweeps every `everyMs`, the first time after one interval; never two sweeps at once. */
     start() {
-      timer = setInterval(() => void sweep().catch((error) => deps.log.warn({ err: error }, 'sweep failed')), everyMs);
-      timer.unref();
+      sweeps = repeatEvery(everyMs, async () => {
+        await sweep().catch((error: unknown) => deps.log.warn({ err: error }, 'sweep failed'));
+      }, { immediately: false });
     },
-    stop() {
-      if (timer) clearInterval(timer);
+    /** Resolves when a sweep in flight, if any, has finished: the database may close after. */
+    async stop() {
+      await sweeps?.stop();
     },
   };
 }

@@ -1,22 +1,26 @@
 /**
  * The worker: leases runs from the database and executes them, up to `concurrency` at a
- * time. Nothing is coordinated in memory: the lease UPDATE decides who runs what, a
+ * time. Nothing is coordinated in memory: one lease statement decides who runs what, a
  * heartbeat keeps held runs and claims alive, and a run whose lease lapses (its worker
  * died) is leased again by anyone and resumes from its checkpoints.
  *
  * The worker must release or keep heartbeating every lease it holds on every path: a run
- * it forgets stays invisible until its lease lapses.
+ * it forgets stays invisible until its lease lapses. Its modes and what stopping waits
+ * for are in worker-lifecycle.ts.
  */
 import { hostname } from 'node:os';
 import { newId } from '../ids.ts';
 import { extendClaimLease } from '../store/claims.ts';
-import { heartbeatRuns, leaseRuns } from '../store/runs.ts';
+import { heartbeatRuns, leaseRuns, releaseRunLease } from '../store/runs.ts';
 import { announceWorker, retireWorker } from '../store/workers.ts';
 import type { PlanCache } from './flow-plan.ts';
 import { executeRun } from './run-executor.ts';
 import { RunJournal } from './run-journal.ts';
 import type { ClaimTracker, EngineDeps } from './step-runtime.ts';
 import type { RunRow } from './types.ts';
+import { repeatEvery, WorkerLifecycle, type Repeater, type WorkerMode } from './worker-lifecycle.ts';
+
+export type { WorkerMode };
 
 export interface WorkerOptions {
   concurrency: number;
@@ -31,20 +35,36 @@ export interface WorkerOptions {
 /** The channel on which PostgreSQL wakes idle workers when a run is queued. */
 export const RUNS_CHANNEL = 'onceflow_runs';
 
+/** How long runs in hand may take to finish once the worker is asked to stop (default: 10 s). */
+export const STOP_GRACE_MS = 10_000;
+
 export interface Worker {
   readonly id: string;
+  readonly mode: WorkerMode;
+  /** Resolves once the worker has entered `mode` or a later one. */
+  reached(mode: WorkerMode): Promise<void>;
+  /** idle → starting; the worker is running (leasing) once it listens for wake-ups. Only once. */
   start(): void;
   nudge(): void;
-  /** Stops leasing, lets running runs finish for up to `graceMs`, then releases the rest. */
+  /**
+   * Stops leasing, lets running runs finish for up to `graceMs`, then aborts and releases
+   * the rest; resolves when every heartbeat and poll has finished and the worker has
+   * retired. Calling it again returns the same promise.
+   */
   stop(graceMs?: number): Promise<void>;
+  /** Runs in hand. */
   activeCount(): number;
+  /** Background work in flight: a heartbeat, the lease loop, setting up wake-ups. */
+  backgroundCount(): number;
 }
 
 type ClaimRef = { scope: string; key: string; fence: number };
+type ActiveRun = { run: RunRow; abort: AbortController; done: Promise<void> };
 
 export function createWorker(base: Omit<EngineDeps, 'claims'>, options: WorkerOptions): Worker {
   const id = newId(`wrk_${hostname().replace(/[^a-z0-9]/gi, '').slice(0, 12) || 'host'}`);
-  const active = new Map<string, { run: RunRow; abort: AbortController; done: Promise<void> }>();
+  const lifecycle = new WorkerLifecycle();
+  const active = new Map<string, ActiveRun>();
   const claims = new Set<ClaimRef>();
   const tracker: ClaimTracker = {
     track(claim) {
@@ -56,17 +76,14 @@ export function createWorker(base: Omit<EngineDeps, 'claims'>, options: WorkerOp
   const deps: EngineDeps = { ...base, claims: tracker };
   const { db, clock, config, log } = deps;
   const batch = Math.max(1, Math.min(8, Math.floor(options.concurrency / 4)));
-  let running = false;
+  const background = <T>(work: Promise<T>) => lifecycle.background(work);
   let wake: (() => void) | null = null;
   let loop: Promise<void> | null = null;
-  let heartbeat: NodeJS.Timeout | null = null;
+  let heartbeats: Repeater | null = null;
   let unlisten: (() => Promise<void>) | null = null;
+  let stopped: Promise<void> | null = null;
 
-  const nudge = () => {
-    const resolve = wake;
-    wake = null;
-    resolve?.();
-  };
+  const nudge = () => wake?.();
 
   async function execute(run: RunRow, abort: AbortController): Promise<void> {
     try {
@@ -98,6 +115,7 @@ export function createWorker(base: Omit<EngineDeps, 'claims'>, options: WorkerOp
     await journal.flush({ ending: { status: 'failed', error: message } }).catch((error) => log.warn({ err: error, runId: run.id }, 'could not fail run'));
   }
 
+  /** One heartbeat: the worker's announcement, then every lease it holds. Never throws. */
   async function beat(): Promise<void> {
     const now = clock.now();
     await announceWorker(db, { id, host: hostname(), pid: process.pid, now }).catch(() => {});
@@ -111,8 +129,22 @@ export function createWorker(base: Omit<EngineDeps, 'claims'>, options: WorkerOp
     }
   }
 
-  async function run(): Promise<void> {
-    while (running) {
+  /** Waits `pollMs`, or less when nudged; the timer goes with the wait. */
+  function idle(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        wake = null;
+        resolve();
+      };
+      const timer = setTimeout(done, options.pollMs);
+      timer.unref();
+      wake = done;
+    });
+  }
+
+  async function leaseLoop(): Promise<void> {
+    while (lifecycle.mode === 'running') {
       const free = options.concurrency - active.size;
       let leased: RunRow[] = [];
       // When busy, lease in batches: one statement per finished run would cost more than the run.
@@ -122,55 +154,86 @@ export function createWorker(base: Omit<EngineDeps, 'claims'>, options: WorkerOp
         } catch (error) {
           log.warn({ err: error }, 'leasing runs failed; retrying');
         }
+        // Runs leased while a stop was asked for are executed too: stop() waits for them.
         for (const leasedRun of leased) {
           const abort = new AbortController();
-          const entry = { run: leasedRun, abort, done: Promise.resolve() };
+          const entry: ActiveRun = { run: leasedRun, abort, done: Promise.resolve() };
           active.set(leasedRun.id, entry);
           entry.done = execute(leasedRun, abort);
         }
       }
+      if (lifecycle.mode !== 'running') break;
       if (leased.length === 0 || options.concurrency - active.size < batch) {
         if (active.size === 0) options.onIdle?.();
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-          setTimeout(resolve, options.pollMs).unref();
-        });
-        wake = null;
+        await idle();
       }
     }
   }
 
+  async function begin(): Promise<void> {
+    // PostgreSQL wakes idle workers as soon as a run is queued anywhere; polling is the fallback.
+    try {
+      unlisten = await db.listen(RUNS_CHANNEL, nudge);
+    } catch (error) {
+      log.warn({ err: error }, 'cannot listen for new runs; polling only');
+    }
+    // Stopped while starting: stop() unlistens once this has settled.
+    if (lifecycle.mode !== 'starting') return;
+    lifecycle.enter('running');
+    loop = background(leaseLoop());
+  }
+
+  /** Waits up to `graceMs` for the runs in hand; aborts the rest and makes them leasable at once. */
+  async function finishOrRelease(graceMs: number): Promise<void> {
+    const finished = Promise.all([...active.values()].map((entry) => entry.done)).then(() => false);
+    let timer: NodeJS.Timeout | undefined;
+    const graceOver = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), graceMs)));
+    const timedOut = await Promise.race([finished, graceOver]);
+    clearTimeout(timer);
+    if (!timedOut) return;
+    const abandoned = [...active.values()];
+    for (const entry of abandoned) entry.abort.abort();
+    // Leasable at once instead of after the lease lapses; whoever leases one next bumps its
+    // fence, so the aborted execution can no longer write to it.
+    for (const entry of abandoned) {
+      await releaseRunLease(db, entry.run).catch((error) => log.warn({ err: error, runId: entry.run.id }, 'could not release run lease'));
+    }
+  }
+
+  async function shutDown(graceMs: number): Promise<void> {
+    if (lifecycle.mode === 'idle') {
+      lifecycle.enter('stopped');
+      return;
+    }
+    lifecycle.enter('stopping');
+    nudge();
+    await loop;
+    await finishOrRelease(graceMs);
+    // Heartbeats outlive the runs they keep; one in flight finishes before the worker retires.
+    await heartbeats?.stop();
+    await lifecycle.settled();
+    await unlisten?.();
+    await retireWorker(db, id).catch(() => {});
+    lifecycle.enter('stopped');
+  }
+
   return {
     id,
+    get mode() {
+      return lifecycle.mode;
+    },
+    reached: (mode) => lifecycle.reached(mode),
     start() {
-      if (running) return;
-      running = true;
-      heartbeat = setInterval(() => void beat(), Math.max(50, Math.floor(config.leaseMs / 3)));
-      heartbeat.unref();
-      void beat();
-      // PostgreSQL wakes idle workers as soon as a run is queued anywhere; polling is the fallback.
-      db.listen(RUNS_CHANNEL, nudge).then((stop) => (unlisten = stop)).catch((error) => log.warn({ err: error }, 'cannot listen for new runs; polling only'));
-      loop = run();
+      lifecycle.enter('starting');
+      heartbeats = repeatEvery(Math.max(50, Math.floor(config.leaseMs / 3)), beat, { track: background });
+      void background(begin());
     },
     nudge,
     activeCount: () => active.size,
-    async stop(graceMs = 10_000) {
-      running = false;
-      nudge();
-      await loop;
-      const pending = [...active.values()];
-      const finished = Promise.all(pending.map((entry) => entry.done));
-      const timedOut = await Promise.race([finished.then(() => false), clock.sleep(graceMs).then(() => true)]);
-      if (timedOut) {
-        for (const entry of active.values()) entry.abort.abort();
-        for (const entry of active.values()) {
-          // Make what is left leasable at once instead of after its lease lapses.
-          await db.run(`UPDATE runs SET lease_until = 0 WHERE id = ? AND lease_fence = ? AND status = 'running'`, [entry.run.id, entry.run.leaseFence]);
-        }
-      }
-      if (heartbeat) clearInterval(heartbeat);
-      await unlisten?.();
-      await retireWorker(db, id).catch(() => {});
+    backgroundCount: () => lifecycle.inFlight,
+    stop(graceMs = STOP_GRACE_MS) {
+      stopped ??= shutDown(graceMs);
+      return stopped;
     },
   };
 }

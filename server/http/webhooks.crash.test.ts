@@ -10,6 +10,7 @@ import { testDatabases, type TestDatabase } from '../testing/databases.ts';
 import { inBatches, postJson } from '../testing/http-client.ts';
 import { startReceiver, type Receiver } from '../testing/receiver.ts';
 import { freePort, startServerProcess, trpc, type ServerProcess } from '../testing/server-process.ts';
+import { until } from '../testing/wait-for.ts';
 import { webhookEffectFlow } from '../testing/webhook-flows.ts';
 
 for (const kind of testDatabases()) {
@@ -74,12 +75,10 @@ for (const kind of testDatabases()) {
       expect(acknowledged.size).toBe(1000);
       for (const runs of acknowledged.values()) expect(runs.size).toBe(1);
 
-      const deadline = Date.now() + 60_000;
-      while (Date.now() < deadline) {
+      await until('every run to settle', async () => {
         const row = await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM runs WHERE flow_id = ? AND status IN ('queued', 'running', 'waiting')`, [flowId]);
-        if (Number(row?.n) === 0) break;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+        return Number(row?.n) === 0;
+      }, { timeoutMs: 60_000, everyMs: 100 });
       const rows = await db.all<{ id: string; event_id: string; status: string }>(`SELECT id, event_id, status FROM runs WHERE flow_id = ?`, [flowId]);
       expect(rows).toHaveLength(1000);
       expect(new Set(rows.map((row) => row.event_id)).size).toBe(1000);
