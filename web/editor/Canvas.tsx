@@ -7,17 +7,15 @@ import {
   ReactFlow,
   useReactFlow,
   type Connection,
-  type EdgeChange,
   type IsValidConnection,
-  type NodeChange,
   type NodeTypes,
   type OnConnectEnd,
-  type XYPosition,
 } from '@xyflow/react';
 import { useCallback, useMemo, useState, type DragEvent } from 'react';
-import { drawableNode, FIT_VIEW_OPTIONS, openingViewport, type Size } from './canvas-view.ts';
-import { connectionProblem, type StepEdge, type StepNode } from './editor-changes.ts';
+import { drawableNode, FIT_VIEW_OPTIONS, openingViewport } from './canvas-view.ts';
+import { connectionProblem, type Size, type StepEdge, type StepNode } from './editor-changes.ts';
 import { KIND_DRAG_TYPE, KINDS, kindInfo } from './node-kinds.ts';
+import { onEdgesChange, onNodesChange } from './react-flow-changes.ts';
 import { StepNodeView } from './StepNodeView.tsx';
 import { dispatch, selectEdges, selectNodes, useEditorStore } from './useEditorStore.ts';
 import { addKind } from './add-kind.ts';
@@ -32,38 +30,6 @@ const miniMapColor = (node: StepNode) => GROUP_COLORS[kindInfo(node.type)?.group
 
 const isValidConnection: IsValidConnection<StepEdge> = (connection) =>
   connectionProblem(useEditorStore.getState(), connection) === null;
-
-/** Node sizes are measured by React Flow; the store keeps them so the minimap and fit-view agree. */
-function onNodesChange(changes: NodeChange<StepNode>[]) {
-  const positions = new Map<string, XYPosition>();
-  const sizes = new Map<string, { width: number; height: number }>();
-  const selection = new Map<string, boolean>();
-  let dragging = false;
-  let ended = false;
-  for (const change of changes) {
-    if (change.type === 'position') {
-      if (change.position) positions.set(change.id, change.position);
-      if (change.dragging) dragging = true;
-      else ended = true;
-    } else if (change.type === 'dimensions' && change.dimensions) {
-      sizes.set(change.id, change.dimensions);
-    } else if (change.type === 'select') {
-      selection.set(change.id, change.selected);
-    }
-    // Removal goes through the editor's own Delete handling, so it is one undo step.
-  }
-  if (sizes.size > 0) dispatch({ type: 'measure', sizes });
-  if (selection.size > 0) dispatch({ type: 'select', nodes: selection, edges: new Map() });
-  if (positions.size > 0 || ended) dispatch({ type: 'move', positions, dragging: dragging && !ended });
-}
-
-function onEdgesChange(changes: EdgeChange<StepEdge>[]) {
-  const selection = new Map<string, boolean>();
-  for (const change of changes) {
-    if (change.type === 'select') selection.set(change.id, change.selected);
-  }
-  if (selection.size > 0) dispatch({ type: 'select', nodes: new Map(), edges: selection });
-}
 
 /** The canvas waits for its own size, which decides how the flow opens (canvas-view.ts). */
 export function Canvas() {

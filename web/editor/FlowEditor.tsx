@@ -1,17 +1,16 @@
 import '@xyflow/react/dist/style.css';
 import './editor.css';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { ReactFlowProvider, useReactFlow } from '@xyflow/react';
 import { useEffect, useMemo, useState } from 'react';
 import { takeEarlyFlow } from '../lib/preload.ts';
-import { trpc, trpcClient } from '../lib/trpc.ts';
+import { trpc } from '../lib/trpc.ts';
 import { Canvas } from './Canvas.tsx';
-import { isDirty } from './editor-state.ts';
-import { documentFromSnapshot } from './flow-document.ts';
+import { saveCanvas } from './draft-saves.ts';
 import { EditorToolbar } from './EditorToolbar.tsx';
 import { Palette } from './Palette.tsx';
 import { SidePanel, type PanelTab } from './SidePanel.tsx';
-import { useAutosave } from './useAutosave.ts';
+import { useAutosave, useSavingDraft } from './useAutosave.ts';
 import { dispatch, selectFlowId, selectSelectedId, useEditorStore } from './useEditorStore.ts';
 import { useFlowActions, type Notice } from './useFlowActions.ts';
 import { groupProblemsByStep, StepProblemsContext, withoutStepName } from './useStepProblems.ts';
@@ -20,27 +19,24 @@ import { groupProblemsByStep, StepProblemsContext, withoutStepName } from './use
 export function FlowEditor({ flowId }: { flowId: string }) {
   // Always the server's latest draft, unless it was just fetched for this very visit.
   const [early] = useState(() => takeEarlyFlow(flowId));
-  const flow = useQuery({ ...trpc.flows.get.queryOptions({ id: flowId }), refetchOnMount: early ? false : 'always' });
   const loadedId = useEditorStore(selectFlowId);
+  // A draft of this flow still on its way (from the visit just left) is waited for: the
+  // server's draft is not the latest until it lands, and its answer updates the cache.
+  const awaitingSave = useSavingDraft(flowId) && loadedId !== flowId;
+  const flow = useQuery({ ...trpc.flows.get.queryOptions({ id: flowId }), enabled: !awaitingSave, refetchOnMount: early ? false : 'always' });
 
   // The canvas is filled once per visit, from the server's latest draft.
   useEffect(() => {
-    if (flow.data && !flow.isFetching && loadedId !== flowId) dispatch({ type: 'load', flowId, document: flow.data.draft });
-  }, [flow.data, flow.isFetching, loadedId, flowId]);
+    if (flow.data && !flow.isFetching && !awaitingSave && loadedId !== flowId) dispatch({ type: 'load', flowId, document: flow.data.draft });
+  }, [flow.data, flow.isFetching, awaitingSave, loadedId, flowId]);
   // Leaving the editor saves what the debounce has not saved yet, then clears the canvas.
-  const queryClient = useQueryClient();
   useEffect(
     () => () => {
       const state = useEditorStore.getState();
-      if (state.flowId === flowId && isDirty(state)) {
-        void trpcClient.flows.saveDraft
-          .mutate({ id: flowId, document: documentFromSnapshot(state) })
-          .then(() => queryClient.invalidateQueries({ queryKey: trpc.flows.list.queryKey() }))
-          .catch(() => undefined);
-      }
+      if (state.flowId === flowId) void saveCanvas(state).catch(() => undefined);
       state.reset();
     },
-    [flowId, queryClient],
+    [flowId],
   );
 
   if (flow.error) {

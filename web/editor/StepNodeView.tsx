@@ -1,6 +1,6 @@
 import { Handle, Position, type NodeProps } from '@xyflow/react';
 import { memo } from 'react';
-import { isSideEffectStep } from '../../server/engine/flow/step-kinds.ts';
+import { isSideEffectStep } from '../../core/step-kinds.ts';
 import type { StepNode } from './editor-changes.ts';
 import { KindIcon } from './KindIcon.tsx';
 import { isTriggerKind, kindInfo } from './node-kinds.ts';

@@ -7,7 +7,7 @@
  * of it and "Fit view" a click away.
  */
 import { Position, type NodeHandle, type Viewport } from '@xyflow/react';
-import type { StepNode } from './editor-changes.ts';
+import type { Size, StepNode } from './editor-changes.ts';
 
 /** From editor.css: `.step-node` is 240 px wide and at least 84 px high. */
 export const STEP_WIDTH = 240;
@@ -50,11 +50,6 @@ export function drawableNode(node: StepNode): StepNode {
     drawable.set(node, estimated);
   }
   return estimated;
-}
-
-export interface Size {
-  width: number;
-  height: number;
 }
 
 /**

@@ -68,15 +68,6 @@ export function addStep(snapshot: Snapshot, step: NewStep, after?: Omit<Connecti
   return after && taken.has(after.source) ? connect(added, { ...after, target: id }) : added;
 }
 
-export function moveSteps(snapshot: Snapshot, positions: ReadonlyMap<string, XYPosition>): Snapshot {
-  if (positions.size === 0) return snapshot;
-  const nodes = snapshot.nodes.map((node) => {
-    const position = positions.get(node.id);
-    return position && (position.x !== node.position.x || position.y !== node.position.y) ? { ...node, position } : node;
-  });
-  return { ...snapshot, nodes };
-}
-
 /** Why a connection is refused, in words for the person drawing it; null when allowed. */
 export function connectionProblem(snapshot: Snapshot, connection: ConnectionRequest): string | null {
   const source = snapshot.nodes.find((node) => node.id === connection.source);
@@ -136,19 +127,6 @@ export function updateStepData(snapshot: Snapshot, nodeId: string, data: StepDat
   return changed ? { ...snapshot, nodes } : snapshot;
 }
 
-/** Selection changes as React Flow reports them: element id → selected or not. */
-export function setSelection(
-  snapshot: Snapshot,
-  nodes: ReadonlyMap<string, boolean>,
-  edges: ReadonlyMap<string, boolean>,
-): Snapshot {
-  return {
-    ...snapshot,
-    nodes: applySelected(snapshot.nodes, (id) => nodes.get(id)),
-    edges: applySelected(snapshot.edges, (id) => edges.get(id)),
-  };
-}
-
 /** Selects exactly these elements. */
 export function selectOnly(snapshot: Snapshot, nodeIds: readonly string[], edgeIds: readonly string[] = []): Snapshot {
   const nodes = new Set(nodeIds);
@@ -160,14 +138,55 @@ export function selectOnly(snapshot: Snapshot, nodeIds: readonly string[], edgeI
   };
 }
 
-export function measureSteps(snapshot: Snapshot, sizes: ReadonlyMap<string, { width: number; height: number }>): Snapshot {
-  if (sizes.size === 0) return snapshot;
-  const nodes = snapshot.nodes.map((node) => {
-    const size = sizes.get(node.id);
-    if (!size || (node.measured?.width === size.width && node.measured.height === size.height)) return node;
-    return { ...node, measured: size };
+/**
+ * One batch of what React Flow reports about the canvas — sizes it measured, selection,
+ * positions — gathered by element id.
+ */
+export interface CanvasBatch {
+  positions?: ReadonlyMap<string, XYPosition>;
+  sizes?: ReadonlyMap<string, Size>;
+  selectedNodes?: ReadonlyMap<string, boolean>;
+  selectedEdges?: ReadonlyMap<string, boolean>;
+  /** `moving` while a drag is under way, `dropped` when it (or a move without one) ends. */
+  drag?: 'moving' | 'dropped';
+}
+
+export interface Size {
+  width: number;
+  height: number;
+}
+
+/**
+ * Applies a whole batch in one pass over the steps and one over the connections, like
+ * xyflow's `applyNodeChanges`. Untouched elements keep their reference, and a batch that
+ * changes nothing returns the same snapshot.
+ */
+export function applyCanvasBatch(snapshot: Snapshot, batch: CanvasBatch): Snapshot {
+  const nodes = batch.positions?.size || batch.sizes?.size || batch.selectedNodes?.size ? applyToSteps(snapshot.nodes, batch) : snapshot.nodes;
+  const selectedEdges = batch.selectedEdges;
+  const edges = selectedEdges?.size ? applySelected(snapshot.edges, (id) => selectedEdges.get(id)) : snapshot.edges;
+  return nodes === snapshot.nodes && edges === snapshot.edges ? snapshot : { ...snapshot, nodes, edges };
+}
+
+function applyToSteps(nodes: StepNode[], { positions, sizes, selectedNodes }: CanvasBatch): StepNode[] {
+  let changed = false;
+  const next = nodes.map((node) => {
+    const position = positions?.get(node.id);
+    const size = sizes?.get(node.id);
+    const selected = selectedNodes?.get(node.id);
+    const moves = position !== undefined && (position.x !== node.position.x || position.y !== node.position.y);
+    const resizes = size !== undefined && (node.measured?.width !== size.width || node.measured.height !== size.height);
+    const selects = selected !== undefined && Boolean(node.selected) !== selected;
+    if (!moves && !resizes && !selects) return node;
+    changed = true;
+    return {
+      ...node,
+      ...(moves ? { position } : {}),
+      ...(resizes ? { measured: size } : {}),
+      ...(selects ? { selected } : {}),
+    };
   });
-  return { ...snapshot, nodes };
+  return changed ? next : nodes;
 }
 
 function applySelected<T extends { id: string; selected?: boolean }>(items: T[], wanted: (id: string) => boolean | undefined): T[] {

@@ -207,3 +207,22 @@ describe('saving', () => {
     expect(isDirty(applyChange(saved, { type: 'undo' }))).toBe(true);
   });
 });
+
+describe('closing and opening again', () => {
+  it('starts a clean canvas but goes on counting revisions', () => {
+    const edited = run(add('delay'));
+    const closed = applyChange(edited, { type: 'close' });
+    expect(closed).toMatchObject({ flowId: null, nodes: [], past: [], revision: edited.revision });
+    const reopened = applyChange(closed, { type: 'load', flowId: 'flow_1', document });
+    expect(reopened.revision).toBe(edited.revision);
+    expect(reopened.nodes.map((node) => node.id)).toEqual(['hook', 'invoice']);
+    expect(isDirty(reopened)).toBe(false);
+  });
+
+  it('cannot be marked saved by a save confirmed late, from the visit before', () => {
+    const firstVisit = run(add('delay'));
+    const secondVisit = applyChange(applyChange(applyChange(firstVisit, { type: 'close' }), { type: 'load', flowId: 'flow_1', document }), add('transform'));
+    const lateAnswer = applyChange(secondVisit, { type: 'saved', revision: firstVisit.revision });
+    expect(isDirty(lateAnswer)).toBe(true);
+  });
+});

@@ -9,23 +9,28 @@
  *   drag is pushed once, when it ends;
  * - typing in one field: consecutive edits of the same field share one undo step.
  *
+ * A batch of React Flow changes (sizes, selection, a drag's positions) is one change,
+ * applied in one pass: one store update and at most one undo step per batch.
+ *
  * Saving: `revision` counts changes to the flow; `savedRevision` is the last one the
- * server confirmed. The flow is dirty while they differ.
+ * server confirmed. The flow is dirty while they differ. The count never goes back while
+ * the page is open, not even when another flow is opened, so a save confirmed late cannot
+ * mark a newer canvas saved, and the save queue can tell which of two drafts is newer.
  */
 import type { XYPosition } from '@xyflow/react';
 import type { FlowDocument } from '../../server/engine/flow/document.ts';
 import {
   addStep,
+  applyCanvasBatch,
   connect,
   deleteElements,
-  measureSteps,
-  moveSteps,
   selectOnly,
-  setSelection,
   updateStepData,
+  type CanvasBatch,
   type ConnectionRequest,
   type FlowMeta,
   type NewStep,
+  type Size,
   type Snapshot,
   type StepData,
 } from './editor-changes.ts';
@@ -48,12 +53,14 @@ export interface EditorState extends Snapshot {
 
 export type EditorChange =
   | { type: 'load'; flowId: string; document: FlowDocument }
+  | { type: 'close' }
   | { type: 'add'; step: NewStep; after?: Omit<ConnectionRequest, 'target'> }
+  /** One batch of React Flow changes (react-flow-changes.ts); `move` and `measure` are batches of one kind. */
+  | { type: 'canvas'; batch: CanvasBatch }
   | { type: 'move'; positions: ReadonlyMap<string, XYPosition>; dragging: boolean }
-  | { type: 'measure'; sizes: ReadonlyMap<string, { width: number; height: number }> }
+  | { type: 'measure'; sizes: ReadonlyMap<string, Size> }
   | { type: 'connect'; connection: ConnectionRequest }
   | { type: 'delete'; nodeIds: readonly string[]; edgeIds: readonly string[] }
-  | { type: 'select'; nodes: ReadonlyMap<string, boolean>; edges: ReadonlyMap<string, boolean> }
   | { type: 'selectOnly'; nodeIds: readonly string[]; edgeIds?: readonly string[] }
   | { type: 'updateData'; nodeId: string; data: StepData; field?: string }
   | { type: 'updateMeta'; meta: Partial<FlowMeta>; field?: string }
@@ -79,19 +86,21 @@ export function initialEditorState(): EditorState {
 export function applyChange(state: EditorState, change: EditorChange): EditorState {
   switch (change.type) {
     case 'load':
-      return { ...initialEditorState(), ...snapshotFromDocument(change.document), flowId: change.flowId };
+      return { ...cleared(state), ...snapshotFromDocument(change.document), flowId: change.flowId };
+    case 'close':
+      return cleared(state);
     case 'add':
       return record(state, addStep(state, change.step, change.after));
+    case 'canvas':
+      return canvas(state, change.batch);
     case 'move':
-      return move(state, change.positions, change.dragging);
+      return canvas(state, { positions: change.positions, drag: change.dragging ? 'moving' : 'dropped' });
     case 'measure':
-      return withSnapshot(state, measureSteps(state, change.sizes));
+      return canvas(state, { sizes: change.sizes });
     case 'connect':
       return record(state, connect(state, change.connection));
     case 'delete':
       return record(state, deleteElements(state, change.nodeIds, change.edgeIds));
-    case 'select':
-      return withSnapshot(state, setSelection(state, change.nodes, change.edges));
     case 'selectOnly':
       return withSnapshot(state, selectOnly(state, change.nodeIds, change.edgeIds));
     case 'updateData':
@@ -109,6 +118,11 @@ export function applyChange(state: EditorState, change: EditorChange): EditorSta
 
 export function isDirty(state: Pick<EditorState, 'revision' | 'savedRevision'>): boolean {
   return state.revision !== state.savedRevision;
+}
+
+/** An empty canvas with no history, still counting revisions from where it was. */
+function cleared(state: EditorState): EditorState {
+  return { ...initialEditorState(), revision: state.revision, savedRevision: state.revision };
 }
 
 function snapshotOf(state: EditorState): Snapshot {
@@ -138,15 +152,20 @@ function record(state: EditorState, next: Snapshot, editKey?: string | false | n
   };
 }
 
-function move(state: EditorState, positions: ReadonlyMap<string, XYPosition>, dragging: boolean): EditorState {
-  const moved = moveSteps(state, positions);
-  if (dragging) {
+/**
+ * A batch from the canvas. Sizes and selection are not changes to the flow; positions are
+ * once a drag is dropped, which records the snapshot from before the drag as one undo step.
+ */
+function canvas(state: EditorState, batch: CanvasBatch): EditorState {
+  const next = applyCanvasBatch(state, batch);
+  if (batch.drag === 'moving') {
     // Positions stream in while the pointer moves; history waits for the drop.
-    return { ...withSnapshot(state, moved), dragStart: state.dragStart ?? snapshotOf(state) };
+    return { ...withSnapshot(state, next), dragStart: state.dragStart ?? snapshotOf(state) };
   }
+  if (batch.drag !== 'dropped') return withSnapshot(state, next);
   const before = state.dragStart ?? snapshotOf(state);
-  const settled = { ...state, nodes: moved.nodes, dragStart: null };
-  if (!positionsDiffer(before, moved)) return settled;
+  const settled = { ...withSnapshot(state, next), dragStart: null };
+  if (!positionsDiffer(before, next)) return settled;
   return {
     ...settled,
     past: pushLimited(state.past, before),

@@ -3,7 +3,7 @@
  * exports and sends to previews. Canvas-only fields (selection, measured size) never
  * reach the document.
  */
-import { FLOW_FORMAT } from '../../server/engine/flow/step-kinds.ts';
+import { FLOW_FORMAT } from '../../core/step-kinds.ts';
 import type { FlowDocument } from '../../server/engine/flow/document.ts';
 import { exitLabel, type Snapshot, type StepEdge, type StepNode } from './editor-changes.ts';
 

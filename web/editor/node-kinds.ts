@@ -3,7 +3,7 @@
  * group each belongs to, and the settings a new step starts with. The kinds themselves
  * (and what each needs) are defined by the engine in node-types.ts.
  */
-import type { NodeType } from '../../server/engine/flow/node-types.ts';
+import type { NodeType } from '../../core/step-kinds.ts';
 import type { StepData } from './editor-changes.ts';
 
 export type KindGroup = 'trigger' | 'action' | 'logic';

@@ -3,7 +3,7 @@
  * sample input (which stands for `trigger.body`) as a tree, the outputs of earlier
  * steps where they are known, and key suggestions built from identifying fields.
  */
-import { formatPath } from '../../server/engine/templates/parse.ts';
+import { formatPath } from '../../core/templates/parse.ts';
 import type { StepEdge, StepNode } from './editor-changes.ts';
 
 export interface FieldEntry {

@@ -11,13 +11,14 @@ import { documentFromSnapshot } from './flow-document.ts';
 
 interface EditorStore extends EditorState {
   dispatch(change: EditorChange): void;
+  /** Clears the canvas when the editor closes; the revision count goes on (editor-state.ts). */
   reset(): void;
 }
 
 export const useEditorStore = create<EditorStore>()((set) => ({
   ...initialEditorState(),
   dispatch: (change) => set((state) => applyChange(state, change)),
-  reset: () => set(initialEditorState()),
+  reset: () => set((state) => applyChange(state, { type: 'close' })),
 }));
 
 export const dispatch = (change: EditorChange): void => useEditorStore.getState().dispatch(change);

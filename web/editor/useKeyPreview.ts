@@ -8,7 +8,7 @@
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { FLOW_FORMAT } from '../../server/engine/flow/step-kinds.ts';
+import { FLOW_FORMAT } from '../../core/step-kinds.ts';
 import { trpc } from '../lib/trpc.ts';
 import { useShallow } from 'zustand/react/shallow';
 import { useDebounced } from './useDebounced.ts';

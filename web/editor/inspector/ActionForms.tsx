@@ -1,4 +1,4 @@
-import { HTTP_METHODS } from '../../../server/engine/flow/step-kinds.ts';
+import { HTTP_METHODS } from '../../../core/step-kinds.ts';
 import { textOrUndefined } from '../data-path.ts';
 import type { StepEditor } from '../useStepEditor.ts';
 import { SelectField, Switch, TextField } from './Fields.tsx';

@@ -1,4 +1,4 @@
-import { isSideEffectStep } from '../../../server/engine/flow/step-kinds.ts';
+import { isSideEffectStep } from '../../../core/step-kinds.ts';
 import { KindIcon } from '../KindIcon.tsx';
 import { isTriggerKind, kindInfo } from '../node-kinds.ts';
 import { dispatch, type SelectedStep } from '../useEditorStore.ts';

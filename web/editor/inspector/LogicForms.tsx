@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
-import { DURATION_PATTERN } from '../../../server/engine/flow/duration.ts';
-import { CONDITION_OPS } from '../../../server/engine/flow/step-kinds.ts';
+import { DURATION_PATTERN } from '../../../core/duration.ts';
+import { CONDITION_OPS } from '../../../core/step-kinds.ts';
 import { textOrUndefined } from '../data-path.ts';
 import { leafFields } from '../sample-fields.ts';
 import { usePickerFields, type StepEditor } from '../useStepEditor.ts';

@@ -1,6 +1,6 @@
 import { useId } from 'react';
-import { isSideEffectStep } from '../../../server/engine/flow/step-kinds.ts';
-import { DURATION_PATTERN } from '../../../server/engine/flow/duration.ts';
+import { DURATION_PATTERN } from '../../../core/duration.ts';
+import { isSideEffectStep } from '../../../core/step-kinds.ts';
 import { textOrUndefined } from '../data-path.ts';
 import type { StepEditor } from '../useStepEditor.ts';
 import { FieldProblems, Section, Switch, TextField } from './Fields.tsx';
