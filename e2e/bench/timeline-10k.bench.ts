@@ -9,7 +9,9 @@
  */
 import Database from 'better-sqlite3';
 import { fileURLToPath } from 'node:url';
-import { expect, RunPage, seedFlow, test, trpcCall, waitForRun } from '../fixtures.ts';
+import { expect, test } from '../fixtures/index.ts';
+import { seedFlow, trpcCall, waitForRun } from '../fixtures/api.ts';
+import { RunPage } from '../fixtures/pages/run-page.ts';
 import { startFrameRecording, stopFrameRecording } from './frames.ts';
 
 const EVENTS = 10_000;
@@ -71,7 +73,7 @@ test(`a run with ${EVENTS.toLocaleString('en')} timeline events opens quickly`, 
   await waitForRun(request, first.runId, ['succeeded']);
   const { runId } = await trpcCall<{ runId: string }>(request, 'runs.replay', { runId: first.runId });
   await waitForRun(request, runId, ['succeeded']);
-  const before = (await trpcCall<{ timeline: unknown[] }>(request, 'runs.get', { runId }, 'query')).timeline.length;
+  const before = (await trpcCall<{ events: unknown[] }>(request, 'runs.timeline', { runId, limit: 5000 }, 'query')).events.length;
   seedEvents(runId, first.runId, Date.now() - EVENTS * 250);
   const total = before + EVENTS;
 

@@ -71,11 +71,17 @@ export async function listRunsCommand(client: Client, flowId: string | undefined
 
 export async function showRun(client: Client, runId: string, json: boolean): Promise<number> {
   const view = await client.runs.get.query({ runId });
-  if (json) console.log(JSON.stringify(view, null, 2));
+  const timeline: Awaited<ReturnType<Client['runs']['timeline']['query']>>['events'] = [];
+  for (let afterId: number | null = 0; afterId !== null;) {
+    const page: Awaited<ReturnType<Client['runs']['timeline']['query']>> = await client.runs.timeline.query({ runId, afterId, limit: 5000 });
+    timeline.push(...page.events);
+    afterId = page.nextAfterId;
+  }
+  if (json) console.log(JSON.stringify({ ...view, timeline }, null, 2));
   else {
     printRun(view);
     console.log('Timeline:');
-    for (const event of view.timeline) console.log(`  ${new Date(event.createdAt).toISOString()}  ${event.type}${event.nodeId ? ` ${event.nodeId}` : ''}`);
+    for (const event of timeline) console.log(`  ${new Date(event.createdAt).toISOString()}  ${event.type}${event.nodeId ? ` ${event.nodeId}` : ''}`);
   }
   return 0;
 }

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { errorMessage } from '../engine/errors.ts';
 import { secretService, type SecretService } from '../engine/secrets/secret-service.ts';
 import type { Services } from '../services.ts';
-import { openDatabase, type Db } from '../store/db.ts';
+import { openDatabase, type Db } from '../engine/database.ts';
 import { migrate } from '../store/migrate.ts';
 import { createSqliteDatabase } from '../testing/databases.ts';
 import { secretsRouter } from '../trpc/secrets.ts';

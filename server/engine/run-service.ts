@@ -4,17 +4,18 @@
  * one transaction with its timeline event.
  */
 import { newId } from '../ids.ts';
-import { readClaim, recordSkipOnUncertainClaim, resolveUncertainClaim } from '../store/claims.ts';
+import { readClaim, readClaims, recordSkipOnUncertainClaim, resolveUncertainClaim } from '../store/claims.ts';
 import type { SkipRecord } from './review-decisions.ts';
 import type { Db } from '../store/db.ts';
 import type { FlowStore } from '../store/flows.ts';
-import { CLAIM_COLUMNS, toClaim } from '../store/rows.ts';
-import { getRun, insertRun, listRuns, stepCounts, transitionRun, versionNumbers } from '../store/runs.ts';
+import { stepCounts } from '../store/run-stats.ts';
+import { getRun, insertRun, listRuns, transitionRun } from '../store/runs.ts';
+import { eventsAfter, readStepTraces } from '../store/run-page.ts';
 import { deleteCheckpoint, insertEvents, listEvents, loadCheckpoints, upsertCheckpoints } from '../store/timeline.ts';
 import { NotFoundError, UserError } from './errors.ts';
 import type { PlanCache } from './flow-plan.ts';
 import { previewRerun } from './rerun-preview.ts';
-import { stepViews, summarizeRun } from './run-views.ts';
+import { stepKeys, stepViews, summarizeRun } from './run-views.ts';
 import type { Clock, RunRow, RunStatus } from './types.ts';
 
 export type ReviewDecision = 'happened' | 'do-it' | 'skip';
@@ -75,7 +76,7 @@ export function runService({ db, flows, plans, clock, onQueued }: RunServiceDeps
       const page = rows.slice(0, limit);
       const [counts, versions] = await Promise.all([
         stepCounts(db, page.map((run) => run.id)),
-        versionNumbers(db, [...new Set(page.map((run) => run.versionId))]),
+        flows.versionNumbers([...new Set(page.map((run) => run.versionId))]),
       ]);
       const runs = await Promise.all(page.map(async (run) => ({
         ...summarizeRun(run),
@@ -130,26 +131,33 @@ export function runService({ db, flows, plans, clock, onQueued }: RunServiceDeps
       return { rerun };
     },
 
-    async get(id: string) {
+    /**
+     * The run and its steps, without the timeline (read in pages, see `timeline`): a fixed
+     * number of statements and an answer whose size grows with the steps, not the events.
+     */
+    async view(id: string) {
       const run = await requireRun(id);
-      const plan = await plans.get(run.versionId);
-      const version = await flows.version(run.versionId);
-      const [checkpoints, timeline] = await Promise.all([loadCheckpoints(db, id), listEvents(db, id)]);
-      const keys = new Map<string, { scope: string; key: string }>();
-      for (const checkpoint of checkpoints) if (checkpoint.key && checkpoint.keyScope) keys.set(`${checkpoint.keyScope}\u0000${checkpoint.key}`, { scope: checkpoint.keyScope, key: checkpoint.key });
-      for (const event of timeline) {
-        if (typeof event.data?.key === 'string' && typeof event.data.scope === 'string') keys.set(`${event.data.scope}\u0000${event.data.key}`, { scope: event.data.scope, key: event.data.key });
-      }
-      const claims = [];
-      for (const ref of keys.values()) {
-        const row = await db.get(`SELECT ${CLAIM_COLUMNS} FROM claims WHERE scope = ? AND key = ?`, [ref.scope, ref.key]);
-        if (row) claims.push(toClaim(row));
-      }
+      const [plan, version, checkpoints, traces] = await Promise.all([
+        plans.get(run.versionId), flows.version(run.versionId), loadCheckpoints(db, id), readStepTraces(db, id),
+      ]);
+      const claims = await readClaims(db, stepKeys(checkpoints, traces));
       return {
         run: { ...summarizeRun(run), input: run.input, version: version?.version ?? null, flowName: plan?.document.name ?? null },
-        steps: plan ? stepViews(plan.document, checkpoints, timeline, claims) : [],
-        timeline,
+        steps: plan ? stepViews(plan.document, id, checkpoints, traces, claims) : [],
       };
+    },
+
+    /** The run, its steps and its whole timeline at once: for scripts and checks, not for pages. */
+    async get(id: string) {
+      const [view, timeline] = await Promise.all([this.view(id), listEvents(db, id)]);
+      return { ...view, timeline };
+    },
+
+    /** The run's status and the events after `afterId`: what a page that watches the run needs. */
+    async changes(id: string, afterId: number, limit = 1000) {
+      const run = await requireRun(id);
+      const events = await eventsAfter(db, id, afterId, Math.min(limit, 5000));
+      return { status: run.status, events };
     },
 
     /** A new attempt of the same run: checkpointed steps are skipped, claimed ones deduplicated. */

@@ -1,7 +1,9 @@
 /** How runs are shown: summaries for lists, and the full picture of one run. */
 import type { FlowDocument } from './flow/document.ts';
 import { isSideEffectStep } from './flow/document.ts';
-import type { CheckpointRow, ClaimRow, RunRow, TimelineEvent } from './types.ts';
+import type { StepTrace } from '../store/run-page.ts';
+import type { ClaimRef } from '../store/types.ts';
+import type { CheckpointRow, ClaimRow, RunRow } from './types.ts';
 
 export interface RunSummary {
   id: string;
@@ -40,42 +42,68 @@ export interface StepView {
   claim: Pick<ClaimRow, 'status' | 'fence' | 'ownerRunId' | 'expiresAt' | 'updatedAt'> | null;
 }
 
-/** A step's status in this run: its checkpoint when it has one, else its latest event. */
-export function stepViews(document: FlowDocument, checkpoints: CheckpointRow[], events: TimelineEvent[], claims: ClaimRow[]): StepView[] {
+/**
+ * A step's status in this run. Its checkpoint decides when it has one, with the claim
+ * telling a duplicate (the key's work was done by another run or step) from an action;
+ * a step without a checkpoint is read from its latest event (running, failed, skipped
+ * on a branch, or waiting for another run's claim).
+ */
+export function stepViews(document: FlowDocument, runId: string, checkpoints: CheckpointRow[], traces: StepTrace[], claims: ClaimRow[]): StepView[] {
   const byNode = new Map(checkpoints.map((checkpoint) => [checkpoint.nodeId, checkpoint]));
-  const claimByKey = new Map(claims.map((claim) => [`${claim.scope}\u0000${claim.key}`, claim]));
+  const traceByNode = new Map(traces.map((trace) => [trace.nodeId, trace]));
+  const claimByKey = new Map(claims.map((claim) => [claimKey(claim.scope, claim.key), claim]));
   return document.nodes.map((node) => {
-    const nodeEvents = events.filter((event) => event.nodeId === node.id);
     const checkpoint = byNode.get(node.id);
-    const last = nodeEvents.at(-1);
-    const keyEvent = [...nodeEvents].reverse().find((event) => typeof event.data?.key === 'string');
-    const key = checkpoint?.key ?? (keyEvent?.data?.key as string | undefined) ?? null;
-    const keyScope = checkpoint?.keyScope ?? (keyEvent?.data?.scope as string | undefined) ?? null;
-    const claim = key && keyScope ? claimByKey.get(`${keyScope}\u0000${key}`) : undefined;
-    let status: StepStatus = 'not_reached';
-    if (checkpoint) {
-      const duplicate = checkpoint.status === 'succeeded' && nodeEvents.some((event) => event.type === 'step.duplicate');
-      status = duplicate ? 'duplicate' : checkpoint.status === 'waiting' ? 'waiting' : checkpoint.status;
-    } else if (last) {
-      status =
-        last.type === 'step.failed' || last.type === 'step.key_conflict' ? 'failed'
-        : last.type === 'step.waiting_for_claim' ? 'waiting'
-        : last.type === 'step.skipped' ? 'skipped'
-        : 'running';
-    }
-    const failure = [...nodeEvents].reverse().find((event) => event.type === 'step.failed' || event.type === 'step.retry_scheduled');
+    const trace = traceByNode.get(node.id);
+    const { key, keyScope } = stepKey(checkpoint, trace);
+    const claim = key && keyScope ? claimByKey.get(claimKey(keyScope, key)) : undefined;
     return {
       nodeId: node.id,
       type: node.type,
       label: typeof node.data.label === 'string' && node.data.label ? node.data.label : node.id,
       sideEffect: isSideEffectStep(node),
-      status,
+      status: stepStatus(node.id, runId, checkpoint, trace, claim),
       key,
       keyScope,
       output: checkpoint?.output ?? null,
-      attempts: nodeEvents.filter((event) => event.type === 'step.started').length,
-      lastError: (failure?.data?.message as string | undefined) ?? null,
+      attempts: trace?.started ?? 0,
+      lastError: (trace?.failure?.data?.message as string | undefined) ?? null,
       claim: claim ? { status: claim.status, fence: claim.fence, ownerRunId: claim.ownerRunId, expiresAt: claim.expiresAt, updatedAt: claim.updatedAt } : null,
     };
   });
 }
+
+/** The idempotency keys a run's steps name: the claims its page shows. */
+export function stepKeys(checkpoints: CheckpointRow[], traces: StepTrace[]): ClaimRef[] {
+  const keys = new Map<string, ClaimRef>();
+  for (const checkpoint of checkpoints) if (checkpoint.key && checkpoint.keyScope) keys.set(claimKey(checkpoint.keyScope, checkpoint.key), { scope: checkpoint.keyScope, key: checkpoint.key });
+  for (const trace of traces) {
+    const { key, keyScope } = stepKey(undefined, trace);
+    if (key && keyScope) keys.set(claimKey(keyScope, key), { scope: keyScope, key });
+  }
+  return [...keys.values()];
+}
+
+function stepKey(checkpoint: CheckpointRow | undefined, trace: StepTrace | undefined) {
+  const data = trace?.keyed?.data;
+  return {
+    key: checkpoint?.key ?? (typeof data?.key === 'string' ? data.key : null),
+    keyScope: checkpoint?.keyScope ?? (typeof data?.scope === 'string' ? data.scope : null),
+  };
+}
+
+function stepStatus(nodeId: string, runId: string, checkpoint: CheckpointRow | undefined, trace: StepTrace | undefined, claim: ClaimRow | undefined): StepStatus {
+  if (checkpoint) {
+    // A succeeded step whose key another run or step settled reused that work instead of acting.
+    const reused = checkpoint.status === 'succeeded' && claim !== undefined && (claim.ownerRunId !== runId || claim.ownerNodeId !== nodeId);
+    return reused ? 'duplicate' : checkpoint.status;
+  }
+  const last = trace?.last.type;
+  if (last === undefined) return 'not_reached';
+  return last === 'step.failed' || last === 'step.key_conflict' ? 'failed'
+    : last === 'step.waiting_for_claim' ? 'waiting'
+    : last === 'step.skipped' ? 'skipped'
+    : 'running';
+}
+
+const claimKey = (scope: string, key: string) => `${scope}\u0000${key}`;

@@ -4,6 +4,7 @@ import { idText, jsonValue, plainText, runNumber } from './inputs.ts';
 import { procedure, router } from './trpc.ts';
 
 const runId = z.object({ runId: idText('The run id') });
+const eventId = z.number().int().min(0);
 // Optional filters: empty text means "any".
 const flowFilter = plainText('The flow id', 200).optional();
 
@@ -20,10 +21,19 @@ export const runsRouter = router({
       limit: z.number().int().min(1).max(500).optional(),
     }))
     .query(({ ctx, input }) => ctx.services.runs.list(input)),
-  get: procedure.input(runId).query(({ ctx, input }) => ctx.services.runs.get(input.runId)),
+  get: procedure.input(runId).query(({ ctx, input }) => ctx.services.runs.view(input.runId)),
+  // `cursor` is the id of the last event held, as paged queries name it; `afterId` is the same for scripts.
   timeline: procedure
-    .input(z.object({ runId: idText('The run id'), afterId: z.number().int().min(0).optional(), limit: z.number().int().min(1).max(5000).optional() }))
-    .query(({ ctx, input }) => ctx.services.runs.timeline(input.runId, input.afterId, input.limit)),
+    .input(z.object({
+      runId: idText('The run id'),
+      afterId: eventId.optional(),
+      cursor: eventId.nullish(),
+      limit: z.number().int().min(1).max(5000).optional(),
+    }))
+    .query(({ ctx, input }) => ctx.services.runs.timeline(input.runId, input.cursor ?? input.afterId, input.limit)),
+  changes: procedure
+    .input(z.object({ runId: idText('The run id'), afterId: eventId }))
+    .query(({ ctx, input }) => ctx.services.runs.changes(input.runId, input.afterId)),
   rerunPreview: procedure.input(runId).query(({ ctx, input }) => ctx.services.runs.rerunPreview(input.runId)),
   bulkPreview: procedure
     .input(z.object({ flowId: flowFilter, status: z.enum(['failed', 'needs_review']) }))

@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { trpc } from '../lib/trpc.ts';
 import { Dialog } from './Dialog.tsx';
 import { CountsLine, PreviewSteps, previewVerdict } from './PreviewSummary.tsx';
-import { timelineKey } from './useTimeline.ts';
+import { refreshRun } from './useTimeline.ts';
 
 export function RerunDialog({ runId, seq, onClose }: { runId: string; seq: number; onClose(): void }) {
   const queryClient = useQueryClient();
@@ -12,8 +12,7 @@ export function RerunDialog({ runId, seq, onClose }: { runId: string; seq: numbe
     trpc.runs.rerun.mutationOptions({
       onSuccess: async () => {
         await Promise.all([
-          queryClient.invalidateQueries({ queryKey: trpc.runs.get.queryKey({ runId }) }),
-          queryClient.invalidateQueries({ queryKey: timelineKey(runId) }),
+          refreshRun(queryClient, runId),
           queryClient.invalidateQueries({ queryKey: trpc.runs.list.queryKey() }),
         ]);
         onClose();

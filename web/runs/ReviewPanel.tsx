@@ -6,7 +6,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { trpc } from '../lib/trpc.ts';
 import { effectPhrase } from './timeline-sentences.ts';
 import type { StepInfo, TimelineEntry } from './run-types.ts';
-import { timelineKey } from './useTimeline.ts';
+import { refreshRun } from './useTimeline.ts';
 
 type Decision = 'happened' | 'do-it' | 'skip';
 
@@ -14,11 +14,7 @@ export function ReviewPanel({ runId, step, events }: { runId: string; step: Step
   const queryClient = useQueryClient();
   const resolve = useMutation(
     trpc.runs.resolve.mutationOptions({
-      onSuccess: () =>
-        Promise.all([
-          queryClient.invalidateQueries({ queryKey: trpc.runs.get.queryKey({ runId }) }),
-          queryClient.invalidateQueries({ queryKey: timelineKey(runId) }),
-        ]),
+      onSuccess: () => refreshRun(queryClient, runId),
     }),
   );
   const uncertain = [...events].reverse().find((event) => event.type === 'step.uncertain');

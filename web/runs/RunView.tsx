@@ -4,15 +4,15 @@
  * replay, decide an unknown outcome).
  */
 import './runs.css';
-import { skipToken, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { skipToken, useMutation, useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
 import { isTriggerKind } from '../editor/node-kinds.ts';
 import { navigate } from '../lib/router.ts';
 import { trpc } from '../lib/trpc.ts';
 import { RerunDialog } from './RerunDialog.tsx';
 import { ReviewPanel } from './ReviewPanel.tsx';
 import { RunCanvas } from './RunCanvas.tsx';
-import { canRerun, formatDateTime, formatDuration, isActive, plural, readableMessage, RUN_STATUS_WORDS, triggerWords } from './run-words.ts';
+import { canRerun, formatDateTime, formatDuration, plural, readableMessage, RUN_STATUS_WORDS, triggerWords } from './run-words.ts';
 import type { RunDetail, StepStatus, TimelineEntry } from './run-types.ts';
 import { StepDrawer } from './StepDrawer.tsx';
 import { Timeline } from './Timeline.tsx';
@@ -20,26 +20,11 @@ import type { SentenceContext } from './timeline-sentences.ts';
 import { useRunNumbers } from './useRunNumbers.ts';
 import { useTimeline } from './useTimeline.ts';
 
-const NO_EVENTS: TimelineEntry[] = [];
-
 export function RunView({ runId }: { runId: string }) {
-  const queryClient = useQueryClient();
-  const detail = useQuery({
-    ...trpc.runs.get.queryOptions({ runId }),
-    // A settled run changes only through a person's action (which refreshes it) or new events (below).
-    refetchInterval: (query) => (query.state.data && isActive(query.state.data.run.status) ? 1000 : false),
-  });
-  const timeline = useTimeline(runId);
-  const events = timeline.data?.events ?? NO_EVENTS;
-
-  // New events after the first load mean the run moved on: fetch its steps and status again.
-  const lastSeen = useRef<number | null>(null);
-  useEffect(() => {
-    if (lastSeen.current === null && timeline.isFetching) return;
-    const last = events.at(-1)?.id ?? 0;
-    if (lastSeen.current !== null && last > lastSeen.current) void queryClient.invalidateQueries({ queryKey: trpc.runs.get.queryKey({ runId }) });
-    lastSeen.current = last;
-  }, [events, timeline.isFetching, queryClient, runId]);
+  // The run's details change only when its timeline grows or its status moves, which the timeline watches.
+  const detail = useQuery({ ...trpc.runs.get.queryOptions({ runId }), staleTime: Infinity });
+  const timeline = useTimeline(runId, detail.data?.run.status);
+  const events = timeline.events;
 
   if (detail.error) {
     return (

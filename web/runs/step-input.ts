@@ -4,7 +4,7 @@
  * value from a step that has not run) is shown as written; secrets never are.
  */
 import type { FlowNode } from '../../server/engine/flow/document.ts';
-import { renderTemplate, type RenderContext } from '../../server/engine/templates/render.ts';
+import { renderTemplate, type RenderContext } from '../../core/templates/render.ts';
 import type { RunInfo, StepInfo } from './run-types.ts';
 
 // Settings about how the step runs rather than what it sends.

@@ -1,69 +1,68 @@
 /**
- * A run's timeline, paged in with `runs.timeline` and kept live by asking only for the
- * events after the last one held. The first page is shown while the rest arrive, so a
- * 10,000-event run opens at the speed of its first page.
+ * A run's timeline: paged in through `runs.timeline` (the page's only reader of events),
+ * then kept live by asking for the run's status and the events after the last one held.
+ * The first page shows while the rest arrive, so a 10,000-event run opens at the speed of
+ * its first page, and a live update is only what changed.
  */
-import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { createTRPCClient, httpLink } from '@trpc/client';
-import type { AppRouter } from '../../server/trpc/router.ts';
+import { skipToken, useInfiniteQuery, useQuery, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo } from 'react';
 import { trpc } from '../lib/trpc.ts';
-import type { TimelineEntry } from './run-types.ts';
+import type { RunStatus, TimelineEntry, TimelinePage } from './run-types.ts';
+import { isActive } from './run-words.ts';
 
-// Pages are large: sent on their own rather than batched with the run's details, so the
-// first page shows without waiting for the rest of the view's answers.
-const pageClient = createTRPCClient<AppRouter>({ links: [httpLink({ url: '/trpc' })] });
+const PAGE_SIZE = 2000;
+const LIVE_MS = 1000;
+const NO_EVENTS: TimelineEntry[] = [];
 
-// A small first page shows the start of the timeline at once; then the largest page the
-// server gives (5,000), for few round trips through long timelines.
-const FIRST_PAGE_SIZE = 400;
-const PAGE_SIZE = 5000;
-// Events are append-only, so polling the tail is cheap: usually an empty answer.
-const POLL_MS = 1000;
+const timelineOptions = (runId: string) =>
+  trpc.runs.timeline.infiniteQueryOptions(
+    { runId, limit: PAGE_SIZE },
+    { initialCursor: 0, getNextPageParam: (page) => page.nextAfterId ?? undefined, staleTime: Infinity, structuralSharing: false },
+  );
 
-export interface TimelineData {
-  events: TimelineEntry[];
+/** After a person's action the run moves on: look for its changes (and its steps) again. */
+export function refreshRun(queryClient: QueryClient, runId: string) {
+  return Promise.all([
+    queryClient.invalidateQueries({ queryKey: trpc.runs.get.queryKey({ runId }) }),
+    queryClient.invalidateQueries({ queryKey: trpc.runs.changes.queryKey() }),
+  ]);
 }
 
-export const timelineKey = (runId: string) => ['run-timeline', runId] as const;
-
-async function fetchNewEvents(queryClient: QueryClient, runId: string, signal: AbortSignal): Promise<TimelineData> {
-  const key = timelineKey(runId);
-  const held = queryClient.getQueryData<TimelineData>(key);
-  let events = held?.events ?? [];
-  const lastId = () => events.at(-1)?.id ?? 0;
-  let grew = false;
-  for (let first = events.length === 0; ; first = false) {
-    const page = await pageClient.runs.timeline.query({ runId, afterId: lastId(), limit: first ? FIRST_PAGE_SIZE : PAGE_SIZE }, { signal });
-    if (page.events.length > 0) {
-      events = events.concat(page.events);
-      grew = true;
-    }
-    // A newer fetch (after a rerun, say) replaced this one: it must not write over that one's result.
-    if (page.nextAfterId === null || page.events.length === 0 || signal.aborted) break;
-    // Show what has arrived while the rest loads.
-    queryClient.setQueryData<TimelineData>(key, { events });
-    if (first) {
-      // The run's details carry its timeline too (as the server sends them today): taking the
-      // rest from there spares the server reading and sending the same events twice. Paging
-      // then goes on after the last of them, so nothing is missed if the details hold fewer.
-      const detail = await queryClient.ensureQueryData(trpc.runs.get.queryOptions({ runId }));
-      const after = lastId();
-      events = events.concat(detail.timeline.filter((event) => (event.id ?? 0) > after));
-      if (!signal.aborted) queryClient.setQueryData<TimelineData>(key, { events });
-    }
-  }
-  return grew || !held ? { events } : held;
-}
-
-export function useTimeline(runId: string) {
+export function useTimeline(runId: string, knownStatus: RunStatus | undefined) {
   const queryClient = useQueryClient();
-  return useQuery({
-    queryKey: timelineKey(runId),
-    queryFn: ({ signal }) => fetchNewEvents(queryClient, runId, signal),
-    // A run that cannot be read (deleted, mistyped id) is not asked for again and again.
-    refetchInterval: (query) => (query.state.error ? false : POLL_MS),
-    // The data is built up incrementally; comparing 10,000 events each second would be waste.
-    structuralSharing: false,
+  const pages = useInfiniteQuery(timelineOptions(runId));
+  const { hasNextPage, isFetchingNextPage, fetchNextPage, error } = pages;
+  useEffect(() => {
+    if (hasNextPage && !isFetchingNextPage && !error) void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage, error]);
+
+  const events = useMemo(() => pages.data?.pages.flatMap((page) => page.events) ?? NO_EVENTS, [pages.data]);
+  const lastId = events.at(-1)?.id ?? 0;
+  const loaded = pages.isSuccess && !hasNextPage;
+
+  // Once every page is in, only the tail is asked for, and only while the run is active.
+  const changes = useQuery({
+    ...trpc.runs.changes.queryOptions(loaded ? { runId, afterId: lastId } : skipToken),
+    refetchInterval: (query) => (query.state.error || !isActive(query.state.data?.status ?? knownStatus ?? 'queued') ? false : LIVE_MS),
     staleTime: 0,
   });
+
+  const fresh = changes.data;
+  useEffect(() => {
+    if (!fresh) return;
+    const added = fresh.events.filter((event) => (event.id ?? 0) > lastId);
+    if (added.length > 0) {
+      queryClient.setQueryData(timelineOptions(runId).queryKey, (held: InfiniteData<TimelinePage, number | null> | undefined) => {
+        if (!held) return held;
+        const last = held.pages.at(-1)!;
+        return { ...held, pages: [...held.pages.slice(0, -1), { ...last, events: [...last.events, ...added] }] };
+      });
+    }
+    // New events or a new status mean the steps moved on.
+    if (added.length > 0 || (knownStatus && fresh.status !== knownStatus)) {
+      void queryClient.invalidateQueries({ queryKey: trpc.runs.get.queryKey({ runId }) });
+    }
+  }, [fresh, lastId, knownStatus, queryClient, runId]);
+
+  return { events, isPending: pages.isPending };
 }
