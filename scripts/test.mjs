@@ -1,4 +1,4 @@
-// `npm test`: typecheck, unit and integration tests (SQLite, and PostgreSQL when
+// `npm test`: typecheck, lint, unit and integration tests (SQLite, and PostgreSQL when
 // TEST_DATABASE_URL is set), then the Playwright suite in the system Chromium. Ends with
 // one plain line "N passed, N failed" summing every suite, so a run that executed no
 // test is visible as such.
@@ -24,7 +24,11 @@ function step(title, command, args, env = {}) {
 if (step('Typecheck', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']) === 0) passed += 1;
 else failed += 1;
 
-// 2. Unit and integration tests.
+// 2. Lint, with the boundaries between server/store, server/engine, the adapters and web/.
+if (step('Lint', bin('eslint'), ['--max-warnings', '0', '.']) === 0) passed += 1;
+else failed += 1;
+
+// 3. Unit and integration tests.
 if (!process.env.TEST_DATABASE_URL) {
   notes.push('PostgreSQL suite skipped: set TEST_DATABASE_URL=postgresql://… to run the database tests on PostgreSQL too.');
   console.log(`\n${notes.at(-1)}`);
@@ -42,7 +46,7 @@ if (existsSync(vitestJson)) {
   if (vitestStatus !== 0 && report.numFailedTests === 0) failed += 1;
 } else if (vitestStatus !== 0) failed += 1;
 
-// 3. Browser tests against the built app.
+// 4. Browser tests against the built app.
 const chromium = [process.env.PLAYWRIGHT_CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser']
   .find((path) => path && existsSync(path));
 if (!chromium) {

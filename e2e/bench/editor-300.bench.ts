@@ -11,7 +11,11 @@
  *     npx playwright test --config e2e/bench.config.ts editor-300
  */
 import type { Page } from '@playwright/test';
-import { boxOf, center, EditorPage, expect, largeFlowDocument, seedFlow, test, trpcCall } from '../fixtures.ts';
+import { expect, test } from '../fixtures/index.ts';
+import { seedFlow, trpcCall } from '../fixtures/api.ts';
+import { boxOf, center } from '../fixtures/geometry.ts';
+import { EditorPage } from '../fixtures/pages/editor-page.ts';
+import { largeFlowDocument } from './large-flow.ts';
 import { startFrameRecording, stopFrameRecording } from './frames.ts';
 
 const STEPS = 300;

@@ -5,7 +5,10 @@
  *   npx vite build && PLAYWRIGHT_CHROMIUM_PATH=/usr/bin/chromium \
  *     npx playwright test --config e2e/bench.config.ts editor-screenshots
  */
-import { EditorPage, expect, FlowListPage, test, trpcCall } from '../fixtures.ts';
+import { expect, test } from '../fixtures/index.ts';
+import { trpcCall } from '../fixtures/api.ts';
+import { EditorPage } from '../fixtures/pages/editor-page.ts';
+import { FlowListPage } from '../fixtures/pages/flow-list-page.ts';
 
 const OUT = 'docs/screenshots';
 

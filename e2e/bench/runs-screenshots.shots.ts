@@ -6,7 +6,9 @@
  *   npx vite build && PLAYWRIGHT_CHROMIUM_PATH=/usr/bin/chromium \
  *     npx playwright test --config e2e/bench.config.ts runs-screenshots
  */
-import { configureSandbox, expect, resetSandbox, RunPage, seedTemplate, sendWebhook, test, waitForRun } from '../fixtures.ts';
+import { expect, test } from '../fixtures/index.ts';
+import { configureSandbox, resetSandbox, seedTemplate, sendWebhook, waitForRun } from '../fixtures/api.ts';
+import { RunPage } from '../fixtures/pages/run-page.ts';
 
 const OUT = 'docs/screenshots';
 

@@ -1,5 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import { expect, orderFlowDocument, seedFlow, test, trpcCall } from '../fixtures.ts';
+import { expect, test } from '../fixtures/index.ts';
+import { seedFlow, trpcCall } from '../fixtures/api.ts';
+import { orderFlowDocument } from '../fixtures/flows.ts';
 
 test.use({ viewport: { width: 1600, height: 900 } });
 

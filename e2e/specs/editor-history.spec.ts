@@ -1,4 +1,7 @@
-import { boxOf, expect, orderFlowDocument, seedFlow, test } from '../fixtures.ts';
+import { expect, test } from '../fixtures/index.ts';
+import { seedFlow } from '../fixtures/api.ts';
+import { orderFlowDocument } from '../fixtures/flows.ts';
+import { boxOf } from '../fixtures/geometry.ts';
 
 test.use({ viewport: { width: 1600, height: 900 } });
 

@@ -1,4 +1,6 @@
-import { expect, largeFlowDocument, seedFlow, test } from '../fixtures.ts';
+import { expect, test } from '../fixtures/index.ts';
+import { seedFlow } from '../fixtures/api.ts';
+import { largeFlowDocument } from '../bench/large-flow.ts';
 
 test.use({ viewport: { width: 1600, height: 900 } });
 

@@ -1,4 +1,6 @@
-import { expect, orderFlowDocument, ORDER_SAMPLE, seedFlow, test, trpcCall } from '../fixtures.ts';
+import { expect, test } from '../fixtures/index.ts';
+import { seedFlow, trpcCall } from '../fixtures/api.ts';
+import { orderFlowDocument, ORDER_SAMPLE } from '../fixtures/flows.ts';
 
 // Wide enough for three steps side by side between the palette and the side panel.
 test.use({ viewport: { width: 1600, height: 900 } });

@@ -1,5 +1,5 @@
 import { startServerProcess, type ServerProcess } from '../../server/testing/server-process.ts';
-import { expect, test } from '../fixtures.ts';
+import { expect, test } from '../fixtures/index.ts';
 
 // A server open beyond this machine asks for its admin password; the first screen's early
 // requests (index.html) must then fall back to the ordinary ones after logging in.

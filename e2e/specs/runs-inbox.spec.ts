@@ -1,5 +1,6 @@
 /** The webhook inbox, the run history with its filters and bulk rerun, and the flow list's counts. */
-import { configureSandbox, expect, resetSandbox, sandboxEffects, seedTemplate, sendWebhook, test, waitForRun } from '../fixtures.ts';
+import { expect, test } from '../fixtures/index.ts';
+import { configureSandbox, resetSandbox, sandboxEffects, seedTemplate, sendWebhook, waitForRun } from '../fixtures/api.ts';
 
 test.use({ viewport: { width: 1600, height: 900 } });
 
@@ -48,7 +49,7 @@ test('the same event sent three times makes one run; the inbox says duplicate ×
 });
 
 test('the history filters failed runs of a flow and reruns them all after a summed preview', async ({ runHistory, flowList, page, request }) => {
-  const { flowId, hookId } = await seedTemplate(request, TEMPLATE, 'Invoices (bulk rerun)');
+  const { hookId } = await seedTemplate(request, TEMPLATE, 'Invoices (bulk rerun)');
   await configureSandbox(request, 'payments', { failureRate: 1 });
   const runs = [await sendWebhook(request, hookId!, order('evt_bulk_1', '7601')), await sendWebhook(request, hookId!, order('evt_bulk_2', '7602'))];
   for (const { runId } of runs) await waitForRun(request, runId, ['failed']);

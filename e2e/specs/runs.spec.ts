@@ -4,16 +4,8 @@
  *
  *   shop (webhook) ──▶ invoice (payments, honours Idempotency-Key) ──▶ receipt (email, honours nothing)
  */
-import {
-  configureSandbox,
-  expect,
-  resetSandbox,
-  sandboxEffects,
-  seedTemplate,
-  sendWebhook,
-  test,
-  trpcCall,
-} from '../fixtures.ts';
+import { expect, test } from '../fixtures/index.ts';
+import { configureSandbox, resetSandbox, sandboxEffects, seedTemplate, sendWebhook, trpcCall } from '../fixtures/api.ts';
 
 test.use({ viewport: { width: 1600, height: 900 } });
 

@@ -1,4 +1,5 @@
-import { expect, test, trpcCall } from '../fixtures.ts';
+import { expect, test } from '../fixtures/index.ts';
+import { trpcCall } from '../fixtures/api.ts';
 
 test('the app loads, lists flows and creates one', async ({ flowList, page, request }) => {
   const seeded = await trpcCall<{ id: string }>(request, 'flows.create', { name: 'Seeded flow' });
