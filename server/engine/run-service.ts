@@ -16,12 +16,14 @@ import { NotFoundError, UserError } from './errors.ts';
 import type { PlanCache } from './flow-plan.ts';
 import { previewRerun } from './rerun-preview.ts';
 import { stepKeys, stepViews, summarizeRun } from './run-views.ts';
-import type { Clock, RunRow, RunStatus } from './types.ts';
+import { SETTLED_RUN_STATUSES, type Clock, type RunRow, type RunStatus } from './types.ts';
 
 export type ReviewDecision = 'happened' | 'do-it' | 'skip';
 
 /** Most runs one bulk rerun takes at once. */
 const BULK_LIMIT = 500;
+/** Events handed to a watcher per look. */
+const WATCH_BATCH = 1000;
 
 export interface RunServiceDeps {
   db: Db;
@@ -153,11 +155,26 @@ export function runService({ db, flows, plans, clock, onQueued }: RunServiceDeps
       return { ...view, timeline };
     },
 
-    /** The run's status and the events after `afterId`: what a page that watches the run needs. */
-    async changes(id: string, afterId: number, limit = 1000) {
-      const run = await requireRun(id);
-      const events = await eventsAfter(db, id, afterId, Math.min(limit, 5000));
-      return { status: run.status, events };
+    /**
+     * The run's changes as they happen, for a page that watches it: each batch of new events
+     * in order, and the status whenever it moves. The status is read before the events, so
+     * once a settled status is seen every event of the run is already written, and the watch
+     * ends after handing them over. One indexed query per look keeps a watcher cheap.
+     */
+    async *watch(id: string, afterId: number, signal: AbortSignal, everyMs = 500) {
+      let lastId = afterId;
+      let lastStatus: RunStatus | undefined;
+      while (!signal.aborted) {
+        const { status } = await requireRun(id);
+        const events = await eventsAfter(db, id, lastId, WATCH_BATCH);
+        if (events.length > 0) lastId = events.at(-1)!.id ?? lastId;
+        if (events.length > 0 || status !== lastStatus) yield { status, events, lastId };
+        lastStatus = status;
+        // A full batch means more are waiting: look again at once.
+        if (events.length === WATCH_BATCH) continue;
+        if (SETTLED_RUN_STATUSES.includes(status)) return;
+        await pause(everyMs, signal);
+      }
     },
 
     /** A new attempt of the same run: checkpointed steps are skipped, claimed ones deduplicated. */
@@ -231,6 +248,19 @@ export function runService({ db, flows, plans, clock, onQueued }: RunServiceDeps
       return { runId: id };
     },
   };
+}
+
+/** Waits, or stops waiting as soon as the watcher leaves. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
 }
 
 function keyColumns(ref: { scope: string; key: string }) {

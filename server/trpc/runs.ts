@@ -1,3 +1,4 @@
+import { tracked } from '@trpc/server';
 import { z } from 'zod';
 import { RUN_STATUSES } from '../engine/types.ts';
 import { idText, jsonValue, plainText, runNumber } from './inputs.ts';
@@ -31,9 +32,16 @@ export const runsRouter = router({
       limit: z.number().int().min(1).max(5000).optional(),
     }))
     .query(({ ctx, input }) => ctx.services.runs.timeline(input.runId, input.cursor ?? input.afterId, input.limit)),
-  changes: procedure
-    .input(z.object({ runId: idText('The run id'), afterId: eventId }))
-    .query(({ ctx, input }) => ctx.services.runs.changes(input.runId, input.afterId)),
+  // Live changes over server-sent events. Each message carries the id of the last event
+  // sent, so a reconnecting browser resumes after it (`lastEventId`) instead of starting over.
+  watch: procedure
+    .input(z.object({ runId: idText('The run id'), lastEventId: z.string().regex(/^\d{1,15}$/, 'The last event id must be a number.').nullish() }))
+    .subscription(async function* ({ ctx, input, signal }) {
+      const changes = ctx.services.runs.watch(input.runId, Number(input.lastEventId ?? 0), signal ?? new AbortController().signal);
+      for await (const { status, events, lastId } of changes) {
+        yield tracked(String(lastId), ctx.services.db.masker.deep({ status, events }));
+      }
+    }),
   rerunPreview: procedure.input(runId).query(({ ctx, input }) => ctx.services.runs.rerunPreview(input.runId)),
   bulkPreview: procedure
     .input(z.object({ flowId: flowFilter, status: z.enum(['failed', 'needs_review']) }))

@@ -14,6 +14,9 @@ export interface Context {
 }
 
 const t = initTRPC.context<Context>().create({
+  // A watched run may go minutes without an event (a delay step): a ping keeps its stream
+  // well inside the server's idle-connection limit, and the client reconnects if pings stop.
+  sse: { ping: { enabled: true, intervalMs: 15_000 }, client: { reconnectAfterInactivityMs: 45_000 } },
   errorFormatter({ shape, error, ctx }) {
     const details = error.cause instanceof UserError ? error.cause.details : undefined;
     const message = (error.code === 'BAD_REQUEST' && inputProblems(error.cause)) || shape.message;

@@ -1,17 +1,18 @@
 /**
  * A run's timeline: paged in through `runs.timeline` (the page's only reader of events),
- * then kept live by asking for the run's status and the events after the last one held.
- * The first page shows while the rest arrive, so a 10,000-event run opens at the speed of
- * its first page, and a live update is only what changed.
+ * then kept live by `runs.watch`, which pushes the events after the last one held and the
+ * run's status as they change. The first page shows while the rest arrive, so a
+ * 10,000-event run opens at the speed of its first page, and a live update is only what
+ * changed.
  */
-import { skipToken, useInfiniteQuery, useQuery, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo } from 'react';
+import { skipToken, useInfiniteQuery, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
+import { useSubscription } from '@trpc/tanstack-react-query';
+import { useEffect, useMemo, useState } from 'react';
 import { trpc } from '../lib/trpc.ts';
-import type { RunStatus, TimelineEntry, TimelinePage } from './run-types.ts';
+import type { RunDetail, RunStatus, TimelineEntry, TimelinePage } from './run-types.ts';
 import { isActive } from './run-words.ts';
 
 const PAGE_SIZE = 2000;
-const LIVE_MS = 1000;
 const NO_EVENTS: TimelineEntry[] = [];
 
 const timelineOptions = (runId: string) =>
@@ -20,12 +21,34 @@ const timelineOptions = (runId: string) =>
     { initialCursor: 0, getNextPageParam: (page) => page.nextAfterId ?? undefined, staleTime: Infinity, structuralSharing: false },
   );
 
-/** After a person's action the run moves on: look for its changes (and its steps) again. */
-export function refreshRun(queryClient: QueryClient, runId: string) {
-  return Promise.all([
-    queryClient.invalidateQueries({ queryKey: trpc.runs.get.queryKey({ runId }) }),
-    queryClient.invalidateQueries({ queryKey: trpc.runs.changes.queryKey() }),
-  ]);
+/**
+ * After a person's action the run moves on: look at its status and steps again, then at
+ * the events written since. An active run is watched anew; one that already settled again
+ * (a decision that finished it) is not watched, so its last events are read here. The
+ * status is read first, so a settled run's events are all written by then.
+ */
+export async function refreshRun(queryClient: QueryClient, runId: string) {
+  await queryClient.invalidateQueries({ queryKey: trpc.runs.get.queryKey({ runId }) });
+  const held = queryClient.getQueryData(timelineOptions(runId).queryKey);
+  if (!held) return;
+  let afterId: number | null = held.pages.flatMap((page) => page.events).at(-1)?.id ?? 0;
+  while (afterId !== null) {
+    const tail: TimelinePage = await queryClient.fetchQuery({ ...trpc.runs.timeline.queryOptions({ runId, afterId, limit: PAGE_SIZE }), staleTime: 0 });
+    appendEvents(queryClient, runId, tail.events);
+    afterId = tail.nextAfterId ?? null;
+  }
+}
+
+/** Adds pushed events to the last page, skipping any already held, so nothing shows twice. */
+function appendEvents(queryClient: QueryClient, runId: string, events: TimelineEntry[]) {
+  queryClient.setQueryData(timelineOptions(runId).queryKey, (held: InfiniteData<TimelinePage, number | null> | undefined) => {
+    if (!held) return held;
+    const last = held.pages.at(-1)!;
+    const heldId = last.events.at(-1)?.id ?? 0;
+    const added = events.filter((event) => (event.id ?? 0) > heldId);
+    if (added.length === 0) return held;
+    return { ...held, pages: [...held.pages.slice(0, -1), { ...last, events: [...last.events, ...added] }] };
+  });
 }
 
 export function useTimeline(runId: string, knownStatus: RunStatus | undefined) {
@@ -40,29 +63,22 @@ export function useTimeline(runId: string, knownStatus: RunStatus | undefined) {
   const lastId = events.at(-1)?.id ?? 0;
   const loaded = pages.isSuccess && !hasNextPage;
 
-  // Once every page is in, only the tail is asked for, and only while the run is active.
-  const changes = useQuery({
-    ...trpc.runs.changes.queryOptions(loaded ? { runId, afterId: lastId } : skipToken),
-    refetchInterval: (query) => (query.state.error || !isActive(query.state.data?.status ?? knownStatus ?? 'queued') ? false : LIVE_MS),
-    staleTime: 0,
-  });
+  // Once every page is in, the run is watched while it is active. The watch starts after
+  // the last event held when it began; later events arrive through it, so the start stays put.
+  const live = loaded && isActive(knownStatus ?? 'queued');
+  const [watchFrom, setWatchFrom] = useState(lastId);
+  if (!live && watchFrom !== lastId) setWatchFrom(lastId);
 
-  const fresh = changes.data;
-  useEffect(() => {
-    if (!fresh) return;
-    const added = fresh.events.filter((event) => (event.id ?? 0) > lastId);
-    if (added.length > 0) {
-      queryClient.setQueryData(timelineOptions(runId).queryKey, (held: InfiniteData<TimelinePage, number | null> | undefined) => {
-        if (!held) return held;
-        const last = held.pages.at(-1)!;
-        return { ...held, pages: [...held.pages.slice(0, -1), { ...last, events: [...last.events, ...added] }] };
-      });
-    }
-    // New events or a new status mean the steps moved on.
-    if (added.length > 0 || (knownStatus && fresh.status !== knownStatus)) {
-      void queryClient.invalidateQueries({ queryKey: trpc.runs.get.queryKey({ runId }) });
-    }
-  }, [fresh, lastId, knownStatus, queryClient, runId]);
+  useSubscription(trpc.runs.watch.subscriptionOptions(live ? { runId, lastEventId: String(watchFrom) } : skipToken, {
+    onData: ({ data: change }) => {
+      if (change.events.length > 0) appendEvents(queryClient, runId, change.events);
+      // The steps only move with a step's event or a new status.
+      const shown = queryClient.getQueryData<RunDetail>(trpc.runs.get.queryKey({ runId }))?.run.status;
+      if (change.status !== shown || change.events.some((event) => event.type.startsWith('step.'))) {
+        void queryClient.invalidateQueries({ queryKey: trpc.runs.get.queryKey({ runId }) });
+      }
+    },
+  }));
 
   return { events, isPending: pages.isPending };
 }
