@@ -36,7 +36,8 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-function readBody(request: IncomingMessage): Promise<string> {
+/** The whole body of a request as text. */
+export function readBody(request: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -9,6 +9,7 @@ import type { NodeType } from '../flow/node-types.ts';
 import type { TypedStep } from '../flow/planned-step.ts';
 import type { NetworkPolicy } from '../network-policy.ts';
 import type { CheckpointRow } from '../types.ts';
+import type { EntityTransitionRequest, EntityTransitionResult } from '../../store/entities.ts';
 
 /** Strict rendering over the run's context; a missing path throws MissingPathError. */
 export interface Renderer {
@@ -60,22 +61,8 @@ export interface StepServices {
   transitionEntity?(request: EntityTransitionRequest): Promise<EntityTransitionResult>;
 }
 
-export interface EntityTransitionRequest {
-  scope: string;
-  entity: string;
-  states: string[];
-  to: string;
-  /** Apply only once the entity has reached this state. */
-  requires?: string;
-  /** `runId/nodeId`: lets the same step re-executed after a crash recognise its own move. */
-  appliedBy: string;
-  now: number;
-}
-
-export type EntityTransitionResult =
-  | { applied: true; from: string | null; to: string; version: number }
-  | { applied: false; blocked?: false; current: string; to: string; version: number }
-  | { applied: false; blocked: true; current: string | null; to: string };
+// A transition is the store's compare-and-set; its request and result are the store's words.
+export type { EntityTransitionRequest, EntityTransitionResult } from '../../store/entities.ts';
 
 export interface StepKind<Type extends NodeType = NodeType, Prepared = unknown> {
   readonly type: Type;
