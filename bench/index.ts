@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --json] [-- --runs N]`: the engine's speed beside plain-driver floors,
+ * `npm run bench [-- --json] [-- --runs N] [-- --only runs|webhooks|run-page|scaling]`: the engine's speed beside plain-driver floors,
  * on SQLite and, when TEST_DATABASE_URL is set, PostgreSQL. Not part of `npm test`.
  */
 import { parseArgs } from 'node:util';
@@ -7,6 +7,7 @@ import { createPostgresDatabase, createSqliteDatabase } from '../server/testing/
 import { benchRuns, type RunsBenchResult } from './runs.ts';
 import { benchWebhooks, type WebhookBenchResult } from './webhooks.ts';
 import { benchScaling, type ScalingRow } from './scaling.ts';
+import { benchRunPage, type RunPageRow } from './run-page.ts';
 
 const { values } = parseArgs({
   options: {
@@ -18,7 +19,7 @@ const { values } = parseArgs({
 });
 const count = Number(values.runs);
 const seconds = Number(values.seconds);
-const results: { runs: RunsBenchResult[]; webhooks: WebhookBenchResult[]; scaling: ScalingRow[] } = { runs: [], webhooks: [], scaling: [] };
+const results: { runs: RunsBenchResult[]; webhooks: WebhookBenchResult[]; scaling: ScalingRow[]; runPage: RunPageRow[] } = { runs: [], webhooks: [], scaling: [], runPage: [] };
 const wanted = (section: string) => !values.only || values.only === section;
 
 async function withDatabase(create: () => Promise<{ url: string; drop(): Promise<void> }>, body: (url: string) => Promise<void>) {
@@ -42,6 +43,7 @@ if (process.env.TEST_DATABASE_URL) {
 for (const engine of engines) {
   if (wanted('runs')) await withDatabase(engine.create, async (url) => { results.runs.push(await benchRuns(url, engine.label, count)); });
   if (wanted('webhooks')) await withDatabase(engine.create, async (url) => { results.webhooks.push(await benchWebhooks(url, engine.label, seconds)); });
+  if (wanted('run-page')) await withDatabase(engine.create, async (url) => { results.runPage.push(...await benchRunPage(url, engine.label)); });
 }
 
 if (process.env.TEST_DATABASE_URL && wanted('scaling')) results.scaling = await benchScaling(process.env.TEST_DATABASE_URL, Math.min(count, 2000));
@@ -71,4 +73,15 @@ if (values.json) {
     'claim p99 ms': row.claimP99Ms,
     'floor claim p50 ms': row.floorClaimP50Ms,
   })));
+  if (results.runPage.length) {
+    console.log('\nOpening a run page as its timeline grows: the run answer, the first timeline page (2,000 events) and one live update,');
+    console.log('beside the whole-timeline read the page repeated every second before it was paged and pushed');
+    console.table(results.runPage.map((row) => ({
+      database: row.database, events: row.events,
+      'answer bytes': row.answerBytes, 'answer stmts': row.answerStatements,
+      'first page bytes': row.firstPageBytes, 'first page stmts': row.firstPageStatements,
+      'live update bytes': row.liveUpdateBytes, 'live update stmts': row.liveUpdateStatements,
+      'whole read bytes': row.wholeReadBytes, 'whole read stmts': row.wholeReadStatements,
+    })));
+  }
 }
