@@ -15,6 +15,7 @@ import { ingestDelivery } from '../store/inbound.ts';
 import { listScheduleTriggers, recordScheduleFire, type ScheduleTrigger } from '../store/triggers.ts';
 import type { PlanCache } from './flow-plan.ts';
 import type { Clock } from './types.ts';
+import { repeatEvery, type Repeater } from './worker-lifecycle.ts';
 
 const DEDUPE_WINDOW_MS = 30 * 24 * 3600_000;
 const CATCH_UP_MS = 60_000;
@@ -30,8 +31,7 @@ export interface SchedulerDeps {
 
 export function createScheduler(deps: SchedulerDeps, tickMs = 200) {
   const patterns = new Map<string, Cron>();
-  let timer: NodeJS.Timeout | null = null;
-  let ticking = false;
+  let ticks: Repeater | null = null;
 
   const cronFor = (pattern: string, timezone: string | undefined) => {
     const id = `${pattern}\u0000${timezone ?? ''}`;
@@ -88,17 +88,15 @@ export function createScheduler(deps: SchedulerDeps, tickMs = 200) {
   }
 
   return {
+    /** Ticks every `tickMs`, the first time after one interval; never two ticks at once. */
     start() {
-      timer = setInterval(() => {
-        if (ticking) return;
-        ticking = true;
-        tick().catch((error) => deps.log.warn({ err: error }, 'scheduler tick failed')).finally(() => (ticking = false));
-      }, tickMs);
-      timer.unref();
+      ticks = repeatEvery(tickMs, async () => {
+        await tick().catch((error: unknown) => deps.log.warn({ err: error }, 'scheduler tick failed'));
+      }, { immediately: false });
     },
-    stop() {
-      if (timer) clearInterval(timer);
-      timer = null;
+    /** Resolves when a tick in flight, if any, has finished: the database may close after. */
+    async stop() {
+      await ticks?.stop();
     },
     tick,
   };
