@@ -8,13 +8,15 @@ import { navigate, usePath } from './lib/router.ts';
 const InboxPage = lazy(() => import('./runs/InboxPage.tsx').then((module) => ({ default: module.InboxPage })));
 const RunHistory = lazy(() => import('./runs/RunHistory.tsx').then((module) => ({ default: module.RunHistory })));
 const RunView = lazy(() => import('./runs/RunView.tsx').then((module) => ({ default: module.RunView })));
+const SecretsPage = lazy(() => import('./secrets/SecretsPage.tsx').then((module) => ({ default: module.SecretsPage })));
 
 type Route =
   | { page: 'flows' }
   | { page: 'editor'; flowId: string }
   | { page: 'inbox'; flowId: string }
   | { page: 'runs' }
-  | { page: 'run'; runId: string };
+  | { page: 'run'; runId: string }
+  | { page: 'secrets' };
 
 function route(path: string): Route {
   const part = (match: RegExpExecArray) => decodeURIComponent(match[1]!);
@@ -25,6 +27,7 @@ function route(path: string): Route {
   match = /^\/runs\/([^/]+)\/?$/.exec(path);
   if (match) return { page: 'run', runId: part(match) };
   if (/^\/runs\/?$/.test(path)) return { page: 'runs' };
+  if (/^\/secrets\/?$/.test(path)) return { page: 'secrets' };
   return { page: 'flows' };
 }
 
@@ -33,7 +36,7 @@ const FULL_HEIGHT: ReadonlySet<Route['page']> = new Set(['editor', 'run']);
 
 export function App() {
   const current = route(usePath());
-  const section = current.page === 'runs' || current.page === 'run' ? 'runs' : 'flows';
+  const section = current.page === 'runs' || current.page === 'run' ? 'runs' : current.page === 'secrets' ? 'secrets' : 'flows';
   return (
     <div className={FULL_HEIGHT.has(current.page) ? 'app app--editor' : 'app'}>
       <header className="app-header">
@@ -43,6 +46,7 @@ export function App() {
         <nav className="app-nav" aria-label="Main">
           <NavLink href="/" current={section === 'flows'}>Flows</NavLink>
           <NavLink href="/runs" current={section === 'runs'}>Runs</NavLink>
+          <NavLink href="/secrets" current={section === 'secrets'}>Secrets</NavLink>
         </nav>
         <span className="tagline">Automations that are safe to repeat</span>
       </header>
@@ -82,6 +86,8 @@ function Page({ route: current }: { route: Route }) {
       return <RunView key={current.runId} runId={current.runId} />;
     case 'runs':
       return <RunHistory />;
+    case 'secrets':
+      return <SecretsPage />;
     case 'flows':
       return <FlowList />;
   }

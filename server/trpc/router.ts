@@ -3,6 +3,7 @@ import { flowsRouter } from './flows.ts';
 import { galleryRouter } from './gallery.ts';
 import { runsRouter } from './runs.ts';
 import { sandboxRouter } from './sandbox.ts';
+import { secretAdminRouter } from './secret-admin.ts';
 import { secretsRouter } from './secrets.ts';
 import { systemRouter } from './system.ts';
 import { router } from './trpc.ts';
@@ -13,6 +14,7 @@ export const appRouter = router({
   events: eventsRouter,
   gallery: galleryRouter,
   secrets: secretsRouter,
+  secretAdmin: secretAdminRouter,
   system: systemRouter,
   sandbox: sandboxRouter,
 });

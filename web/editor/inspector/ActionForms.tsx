@@ -44,6 +44,7 @@ export function HttpRequestForm({ step }: { step: StepEditor }) {
         namePlaceholder="content-type"
         valuePlaceholder="application/json"
         addLabel="Add a header"
+        secrets
         problems={step.problemsAt('request.headers')}
       />
       {method !== 'GET' && method !== 'HEAD' && (
@@ -107,6 +108,7 @@ export function EmailForm({ step }: { step: StepEditor }) {
           onChange={(value) => step.set('smtp.password', textOrUndefined(value))}
           mono
           placeholder="{{ secrets.SMTP_PASSWORD }}"
+          secrets
           hint="Name a stored secret rather than typing the password here."
           problems={step.problemsAt('smtp.password')}
         />
@@ -125,6 +127,7 @@ export function MessageForm({ step }: { step: StepEditor }) {
         mono
         placeholder="https://hooks.slack.com/services/…"
         hint="The incoming-webhook address your chat tool gives for a channel."
+        secrets
         problems={step.problemsAt('url')}
       />
       <TextField label="Message" value={step.text('text')} onChange={(value) => step.set('text', value)} multiline={4} picker problems={step.problemsAt('text')} />

@@ -6,6 +6,7 @@ import { useId, useRef, useState, type ReactNode } from 'react';
 import type { FlowProblem } from '../useStepProblems.ts';
 import { withoutStepName } from '../useStepProblems.ts';
 import { FieldPicker } from './FieldPicker.tsx';
+import { SecretPicker } from './SecretPicker.tsx';
 
 export function FieldProblems({ problems }: { problems: readonly FlowProblem[] }) {
   if (problems.length === 0) return null;
@@ -31,12 +32,14 @@ interface TextFieldProps {
   mono?: boolean;
   /** Offers the field picker, which inserts `{{ … }}` placeholders at the cursor. */
   picker?: boolean;
+  /** Offers the stored secrets' names (and "New secret…"), for fields that take a password, token or key. */
+  secrets?: boolean;
   type?: 'text' | 'password' | 'number' | 'url' | 'email';
   testId?: string;
   children?: ReactNode;
 }
 
-export function TextField({ label, value, onChange, hint, placeholder, problems = [], multiline, mono, picker, type = 'text', testId, children }: TextFieldProps) {
+export function TextField({ label, value, onChange, hint, placeholder, problems = [], multiline, mono, picker, secrets, type = 'text', testId, children }: TextFieldProps) {
   const id = useId();
   const ref = useRef<HTMLInputElement & HTMLTextAreaElement>(null);
   const [picking, setPicking] = useState(false);
@@ -76,6 +79,11 @@ export function TextField({ label, value, onChange, hint, placeholder, problems 
             {picking ? 'Close fields' : '+ Insert field'}
           </button>
         )}
+        {secrets && !picker && (
+          <button type="button" className="link-button" aria-expanded={picking} aria-label={`${picking ? 'Close secrets' : 'Insert secret'} for ${label}`} onClick={() => setPicking((open) => !open)}>
+            {picking ? 'Close secrets' : '+ Insert secret'}
+          </button>
+        )}
       </div>
       {hint && (
         <p className="field__hint" id={`${id}-hint`}>
@@ -87,7 +95,8 @@ export function TextField({ label, value, onChange, hint, placeholder, problems 
       ) : (
         <input {...common} type={type} onChange={(event) => onChange(event.target.value)} />
       )}
-      {picking && <FieldPicker onPick={insert} label={`Fields you can insert into ${label}`} />}
+      {picking && picker && <FieldPicker onPick={insert} label={`Fields you can insert into ${label}`} />}
+      {picking && secrets && <SecretPicker onPick={insert} label={`Secrets you can insert into ${label}`} />}
       {children}
       <FieldProblems problems={problems} />
     </div>
