@@ -21,18 +21,25 @@ export interface SecretsStamp {
   count: number;
 }
 
-/** Inserts or replaces the secret; returns the stored `updated_at`. */
-export async function upsertSecret(db: SecretsDb, name: string, value: EncryptedValue, now: number): Promise<number> {
+/**
+ * Stores the secret; returns the stored `updated_at`, or null when `onlyIfNew` is set and
+ * the name is already taken. The conflict target makes "add, never overwrite" one
+ * statement, so two people adding the same name at once cannot both succeed.
+ */
+export async function upsertSecret(db: SecretsDb, name: string, value: EncryptedValue, now: number, options: { onlyIfNew?: boolean } = {}): Promise<number | null> {
+  const onConflict = options.onlyIfNew
+    ? 'ON CONFLICT (name) DO NOTHING'
+    : 'ON CONFLICT (name) DO UPDATE SET ciphertext = excluded.ciphertext, iv = excluded.iv, tag = excluded.tag, updated_at = excluded.updated_at';
   // INSERT … SELECT needs a WHERE for SQLite to parse the ON CONFLICT clause after it.
   const row = await db.unmasked.get<{ updated_at: number }>(
     `INSERT INTO secrets (name, ciphertext, iv, tag, updated_at)
      SELECT ?, ?, ?, ?, CASE WHEN COALESCE(MAX(updated_at), 0) < CAST(? AS BIGINT) THEN CAST(? AS BIGINT) ELSE MAX(updated_at) + 1 END
      FROM secrets WHERE 1 = 1
-     ON CONFLICT (name) DO UPDATE SET ciphertext = excluded.ciphertext, iv = excluded.iv, tag = excluded.tag, updated_at = excluded.updated_at
+     ${onConflict}
      RETURNING updated_at`,
     [name, value.ciphertext, value.iv, value.tag, now, now],
   );
-  return Number(row?.updated_at);
+  return row ? Number(row.updated_at) : null;
 }
 
 export async function deleteSecret(db: SecretsDb, name: string): Promise<boolean> {

@@ -126,6 +126,14 @@ for (const kind of testDatabases()) {
       expect(await server.services.secrets.values()).toMatchObject({ API_TOKEN: REPLACED });
     });
 
+    it('of two adds of one new name at once, exactly one is stored and the other is told the name is taken', async () => {
+      const attempts = await Promise.all(['first racing value', 'second racing value'].map((value) => call('secretAdmin.save', { name: 'RACED', value })));
+      expect(attempts.map((attempt) => attempt.status).sort()).toEqual([200, 400]);
+      const winner = attempts.findIndex((attempt) => attempt.status === 200);
+      expect((await server.services.secrets.values()).RACED).toBe(['first racing value', 'second racing value'][winner]);
+      await call('secretAdmin.delete', { name: 'RACED' });
+    });
+
     it('refuses bad names and values in plain words, without echoing the value', async () => {
       const badName = await call('secretAdmin.save', { name: 'api token', value: 'long enough value' });
       expect(badName.status).toBe(400);

@@ -36,10 +36,12 @@ export async function secretOverview(secrets: SecretService, flows: FlowLookups)
 export async function saveSecret(secrets: SecretService, input: { name: string; value: string; replace: boolean }) {
   validateSecretName(input.name);
   const existed = (await secrets.list()).some((secret) => secret.name === input.name);
-  if (existed && !input.replace) {
+  // Adding is decided by the database (insert-only), not by the look above, which only
+  // words the answer: of two people adding one name at once, one is told it is taken.
+  const stored = await secrets.set(input.name, input.value, { onlyIfNew: !input.replace });
+  if (!stored) {
     throw new UserError(`A secret named ${input.name} is already stored. Choose another name, or replace its value on the Secrets page.`);
   }
-  await secrets.set(input.name, input.value);
   const saved = (await secrets.list()).find((secret) => secret.name === input.name);
   return { name: input.name, replaced: existed, updatedAt: saved?.updatedAt ?? null };
 }

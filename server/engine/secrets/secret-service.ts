@@ -30,7 +30,8 @@ export interface SecretSummary {
 export interface SecretService {
   /** Names and last change times, sorted by name; never values. */
   list(): Promise<SecretSummary[]>;
-  set(name: string, value: string): Promise<void>;
+  /** Stores the value; with `onlyIfNew`, stores nothing and answers false if the name is taken. */
+  set(name: string, value: string, options?: { onlyIfNew?: boolean }): Promise<boolean>;
   /** False when no secret had that name. */
   delete(name: string): Promise<boolean>;
   /** Every secret decrypted, by name (a frozen object shared between callers). */
@@ -96,13 +97,13 @@ export function secretService(options: { db: Db; key: Buffer; clock?: Pick<Clock
   return {
     list: () => listSecretNames(db),
 
-    async set(name, value) {
+    async set(name, value, options = {}) {
       validateSecretName(name);
       validateSecretValue(name, value);
       // Known to the masker before anything can use it.
       db.masker.remember([value]);
       try {
-        await upsertSecret(db, name, encrypt(key, value), clock.now());
+        return (await upsertSecret(db, name, encrypt(key, value), clock.now(), options)) !== null;
       } finally {
         invalidate();
       }
