@@ -3,6 +3,7 @@ import { flowsRouter } from './flows.ts';
 import { galleryRouter } from './gallery.ts';
 import { runsRouter } from './runs.ts';
 import { sandboxRouter } from './sandbox.ts';
+import { sandboxAddressesQuery } from './sandbox-addresses.ts';
 import { secretsRouter } from './secrets.ts';
 import { systemRouter } from './system.ts';
 import { router } from './trpc.ts';
@@ -15,6 +16,7 @@ export const appRouter = router({
   secrets: secretsRouter,
   system: systemRouter,
   sandbox: sandboxRouter,
+  sandboxAddresses: sandboxAddressesQuery,
 });
 
 export type AppRouter = typeof appRouter;
