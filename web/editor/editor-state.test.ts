@@ -74,7 +74,7 @@ describe('add after a step that already leads on', () => {
   });
 
   it('moves the steps that follow aside when asked, in the same undo step', () => {
-    const state = run({ ...add('transform', 'hook'), room: { nodeIds: ['invoice'], dx: 320 } });
+    const state = run({ ...(add('transform', 'hook') as Extract<EditorChange, { type: 'add' }>), room: { nodeIds: ['invoice'], dx: 320 } });
     expect(state.nodes.find((node) => node.id === 'invoice')?.position).toEqual({ x: 620, y: 0 });
     expect(applyChange(state, { type: 'undo' }).nodes.find((node) => node.id === 'invoice')?.position).toEqual({ x: 300, y: 0 });
   });
