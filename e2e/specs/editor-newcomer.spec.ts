@@ -126,3 +126,21 @@ test('a trigger somebody changed stays when another kind is chosen, and the Manu
   await expect(editor.node('trigger.manual')).toHaveCount(1);
   await expect(editor.node('trigger.schedule')).toHaveCount(1);
 });
+
+test('in a big flow, drawn only where in view, "Go to step" reaches every step from the keyboard', async ({ editor, page, request }) => {
+  const flowId = await seedFlow(request, { ...largeFlowDocument(120), name: 'Big flow for the keyboard' });
+  await editor.open(flowId);
+  await expect(page.locator('.react-flow__node[data-id="s0"]')).toBeVisible();
+  const far = page.locator('.react-flow__node[data-id="s101"]');
+  await expect(far).toHaveCount(0);
+
+  const finder = page.getByLabel('Go to step');
+  await finder.focus();
+  await finder.selectOption({ label: 'Pick values 101 (Transform)' });
+  await expect(far).toBeInViewport();
+  await expect(far).toBeFocused();
+  await expect(page.getByTestId('inspector').getByLabel('Label', { exact: true })).toHaveValue('Pick values 101');
+  // From there Tab goes on to the steps drawn around it.
+  await page.keyboard.press('Tab');
+  await expect(page.locator('.react-flow__node:focus')).toHaveCount(1);
+});

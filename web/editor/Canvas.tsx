@@ -17,6 +17,7 @@ import { useNamedEdges } from './edge-names.ts';
 import { connectionProblem, type Size, type StepEdge, type StepNode } from './editor-changes.ts';
 import { KIND_DRAG_TYPE, KINDS, kindInfo } from './node-kinds.ts';
 import { onEdgesChange, onNodesChange } from './react-flow-changes.ts';
+import { StepFinder } from './StepFinder.tsx';
 import { StepNodeView } from './StepNodeView.tsx';
 import { dispatch, selectEdges, selectNodes, useEditorStore } from './useEditorStore.ts';
 import { addKind } from './add-kind.ts';
@@ -111,6 +112,7 @@ function FlowCanvas({ size }: { size: Size }) {
       >
         <Background variant={BackgroundVariant.Dots} gap={20} size={1.2} color="#c9cedb" />
         <Controls showInteractive={false} position="bottom-left" />
+        {nodes.length > ALWAYS_DRAWN_STEPS && <StepFinder />}
         <MiniMap<StepNode> pannable zoomable nodeColor={miniMapColor} nodeStrokeWidth={0} nodeBorderRadius={6} position="bottom-right" ariaLabel="Overview of the flow" style={MINIMAP_STYLE} />
         {nodes.length === 0 && (
           <div className="canvas-empty">
