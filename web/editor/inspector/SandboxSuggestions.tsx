@@ -25,7 +25,7 @@ export function SandboxSuggestions({ field, only, onPick }: SandboxSuggestionsPr
   if (receivers.length === 0) return null;
   return (
     <div className="sandbox-suggestions">
-      <button type="button" className="link-button" aria-expanded={open} aria-controls={listId} onClick={() => setOpen((shown) => !shown)}>
+      <button type="button" className="link-button" aria-expanded={open} aria-controls={open ? listId : undefined} onClick={() => setOpen((shown) => !shown)}>
         {open ? 'Hide sandbox addresses' : 'Sandbox addresses'}
       </button>
       {open && (
