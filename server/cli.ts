@@ -9,6 +9,7 @@ import { createClient, explainClientError, serverUrl } from './cli/client.ts';
 import { login } from './cli/login.ts';
 import { statusCommand } from './cli/status.ts';
 import { sandboxCommand } from './cli/sandbox.ts';
+import { sandboxStartupLine } from './sandbox/directory.ts';
 import { eventsCommand } from './cli/events.ts';
 import { secretsCommand } from './cli/secrets.ts';
 import { exportFlow, importFlow, listFlows } from './cli/flows.ts';
@@ -47,6 +48,8 @@ async function start(args: string[]): Promise<void> {
   const env = readEnv();
   const server = await createServer({ env, worker: !values['no-worker'] }).start();
   console.log(`Onceflow is running at ${server.url} (${server.services.db.description})`);
+  const { sandbox, publicUrl } = server.services;
+  console.log(sandboxStartupLine(sandbox && { baseUrl: publicUrl ?? server.url, smtp: sandbox.smtp }));
   let stopping = false;
   const stop = async () => {
     if (stopping) return;

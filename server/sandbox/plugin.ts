@@ -15,6 +15,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { openRoutes } from '../http/guard.ts';
+import { SANDBOX_ADDRESSES } from './directory.ts';
 import { Ledger, RECEIVERS, SandboxSettings, type ReceiverName } from './ledger.ts';
 import { PaymentKeys, registerPayments } from './payments.ts';
 import { registerSimpleReceivers } from './simple-receivers.ts';
@@ -151,8 +152,7 @@ export async function registerSandbox(app: FastifyInstance, sandbox: Sandbox): P
         receivers: RECEIVERS.map((name) => ({ name, settings: sandbox.settings.get(name) })),
         smtp: sandbox.smtp ?? null,
         routes: [
-          'POST /sandbox/payments/charges', 'POST /sandbox/payments/invoices',
-          'POST /sandbox/crm/contacts', 'POST /sandbox/crm/records', 'POST /sandbox/crm/<collection>', 'POST /sandbox/chat/messages',
+          ...SANDBOX_ADDRESSES.map((address) => `POST ${address.path}`), 'POST /sandbox/crm/<collection>',
           'GET /sandbox/ledger', 'GET /sandbox/email/messages',
         ],
       }));

@@ -3,6 +3,7 @@ import { flowsRouter } from './flows.ts';
 import { galleryRouter } from './gallery.ts';
 import { runsRouter } from './runs.ts';
 import { sandboxRouter } from './sandbox.ts';
+import { sandboxAddressesQuery } from './sandbox-addresses.ts';
 import { secretAdminRouter } from './secret-admin.ts';
 import { secretsRouter } from './secrets.ts';
 import { systemRouter } from './system.ts';
@@ -17,6 +18,7 @@ export const appRouter = router({
   secretAdmin: secretAdminRouter,
   system: systemRouter,
   sandbox: sandboxRouter,
+  sandboxAddresses: sandboxAddressesQuery,
 });
 
 export type AppRouter = typeof appRouter;

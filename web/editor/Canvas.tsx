@@ -12,13 +12,16 @@ import {
   type OnConnectEnd,
 } from '@xyflow/react';
 import { useCallback, useMemo, useState, type DragEvent } from 'react';
-import { drawableNode, FIT_VIEW_OPTIONS, openingViewport } from './canvas-view.ts';
+import { ALWAYS_DRAWN_STEPS, drawableNode, FIT_VIEW_OPTIONS, openingViewport } from './canvas-view.ts';
+import { useNamedEdges } from './edge-names.ts';
 import { connectionProblem, type Size, type StepEdge, type StepNode } from './editor-changes.ts';
 import { KIND_DRAG_TYPE, KINDS, kindInfo } from './node-kinds.ts';
 import { onEdgesChange, onNodesChange } from './react-flow-changes.ts';
+import { StepFinder } from './StepFinder.tsx';
 import { StepNodeView } from './StepNodeView.tsx';
 import { dispatch, selectEdges, selectNodes, useEditorStore } from './useEditorStore.ts';
 import { addKind } from './add-kind.ts';
+import { newStepContext } from './useSandboxAddresses.ts';
 
 // Module-level so React Flow never sees a new object and re-mounts every step.
 // `default` also draws kinds this editor does not know yet (from a newer file), so they stay visible.
@@ -47,7 +50,7 @@ export function Canvas() {
 function FlowCanvas({ size }: { size: Size }) {
   const steps = useEditorStore(selectNodes);
   const nodes = useMemo(() => steps.map(drawableNode), [steps]);
-  const edges = useEditorStore(selectEdges);
+  const edges = useNamedEdges(steps, useEditorStore(selectEdges));
   // Decided once, when the flow opens.
   const [opening] = useState(() => openingViewport(useEditorStore.getState().nodes, size));
   const { screenToFlowPosition } = useReactFlow();
@@ -80,7 +83,8 @@ function FlowCanvas({ size }: { size: Size }) {
       const kind = event.dataTransfer.getData(KIND_DRAG_TYPE);
       if (!kind) return;
       event.preventDefault();
-      addKind(kind, { at: screenToFlowPosition({ x: event.clientX, y: event.clientY }) });
+      const at = screenToFlowPosition({ x: event.clientX, y: event.clientY });
+      void newStepContext().then((context) => addKind(kind, { at }, context));
     },
     [screenToFlowPosition],
   );
@@ -101,13 +105,14 @@ function FlowCanvas({ size }: { size: Size }) {
         fitView={opening === null}
         fitViewOptions={FIT_VIEW_OPTIONS}
         defaultViewport={opening ?? undefined}
-        onlyRenderVisibleElements
+        onlyRenderVisibleElements={nodes.length > ALWAYS_DRAWN_STEPS}
         minZoom={0.1}
         proOptions={{ hideAttribution: true }}
         aria-label="Flow canvas"
       >
         <Background variant={BackgroundVariant.Dots} gap={20} size={1.2} color="#c9cedb" />
         <Controls showInteractive={false} position="bottom-left" />
+        {nodes.length > ALWAYS_DRAWN_STEPS && <StepFinder />}
         <MiniMap<StepNode> pannable zoomable nodeColor={miniMapColor} nodeStrokeWidth={0} nodeBorderRadius={6} position="bottom-right" ariaLabel="Overview of the flow" style={MINIMAP_STYLE} />
         {nodes.length === 0 && (
           <div className="canvas-empty">

@@ -1,27 +1,31 @@
 import { useReactFlow } from '@xyflow/react';
 import type { DragEvent } from 'react';
 import { addKind, STEP_HEIGHT, STEP_WIDTH } from './add-kind.ts';
+import { panToReveal, STEP_MIN_HEIGHT } from './canvas-view.ts';
 import { KindIcon } from './KindIcon.tsx';
 import { GROUPS, KIND_DRAG_TYPE, KINDS, type KindInfo } from './node-kinds.ts';
+import { newStepContext, useSandboxAddresses } from './useSandboxAddresses.ts';
 import { selectSelectedNode, useEditorStore } from './useEditorStore.ts';
 
 /** The step kinds, grouped; drag one onto the canvas, or click to add it after the selected step. */
 export function Palette() {
-  const { screenToFlowPosition, flowToScreenPosition, setCenter, getZoom } = useReactFlow();
+  const { screenToFlowPosition, getViewport, setViewport } = useReactFlow();
+  // Fetched when the editor opens, so a new Send email step gets the sandbox's mail server at once.
+  useSandboxAddresses();
 
-  const add = (info: KindInfo) => {
+  const add = async (info: KindInfo) => {
+    const context = await newStepContext();
     // With nothing selected, a clicked step lands in the middle of what is on screen.
     const box = document.querySelector('[data-testid="editor.canvas"]')?.getBoundingClientRect();
     const fallback = box ? screenToFlowPosition({ x: box.left + box.width / 2, y: box.top + box.height / 2 }) : undefined;
-    addKind(info.kind, fallback ? { fallback: { x: fallback.x - STEP_WIDTH / 2, y: fallback.y - STEP_HEIGHT / 2 } } : {});
-    // Bring the new step into view when it landed beyond the edge.
+    addKind(info.kind, fallback ? { fallback: { x: fallback.x - STEP_WIDTH / 2, y: fallback.y - STEP_HEIGHT / 2 } } : {}, context);
+    // Pan only when the new step landed out of view, and only as far as it takes: the
+    // steps before it stay where the person was looking.
     const added = selectSelectedNode(useEditorStore.getState());
     if (!added || !box) return;
-    const topLeft = flowToScreenPosition(added.position);
-    const bottomRight = flowToScreenPosition({ x: added.position.x + STEP_WIDTH, y: added.position.y + STEP_HEIGHT });
-    if (topLeft.x < box.left || topLeft.y < box.top || bottomRight.x > box.right || bottomRight.y > box.bottom) {
-      void setCenter(added.position.x + STEP_WIDTH / 2, added.position.y + STEP_HEIGHT / 2, { zoom: getZoom(), duration: 250 });
-    }
+    const size = { width: added.measured?.width ?? STEP_WIDTH, height: added.measured?.height ?? STEP_MIN_HEIGHT };
+    const next = panToReveal(getViewport(), { width: box.width, height: box.height }, { ...added.position, ...size });
+    if (next) void setViewport(next, { duration: 250 });
   };
 
   const startDrag = (event: DragEvent, info: KindInfo) => {
@@ -43,7 +47,7 @@ export function Palette() {
                   className="palette__item"
                   draggable
                   onDragStart={(event) => startDrag(event, info)}
-                  onClick={() => add(info)}
+                  onClick={() => void add(info)}
                   aria-label={info.label}
                   title={info.summary}
                   data-testid={`palette.${info.kind}`}

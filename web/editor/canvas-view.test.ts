@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { drawableNode, openingViewport, STEP_MIN_HEIGHT, STEP_WIDTH } from './canvas-view.ts';
+import { drawableNode, openingViewport, panToReveal, STEP_MIN_HEIGHT, STEP_WIDTH } from './canvas-view.ts';
 import type { StepNode } from './editor-changes.ts';
 
 const step = (id: string, type: string, x: number, y: number, extra: Partial<StepNode> = {}): StepNode => ({ id, type, position: { x, y }, data: {}, ...extra });
@@ -49,5 +49,28 @@ describe('steps not yet drawn', () => {
   it('are passed through untouched once measured', () => {
     const measured = step('m', 'delay', 0, 0, { measured: { width: 240, height: 96 } });
     expect(drawableNode(measured)).toBe(measured);
+  });
+});
+
+describe('bringing a new step into view', () => {
+  const view = { x: 100, y: 50, zoom: 1 };
+  const box = (x: number, y: number) => ({ x, y, width: STEP_WIDTH, height: STEP_MIN_HEIGHT });
+
+  it('leaves the view alone when the step is in view', () => {
+    expect(panToReveal(view, canvas, box(0, 0))).toBeNull();
+    expect(panToReveal(view, canvas, box(600, 600))).toBeNull();
+  });
+
+  it('pans only as far as needed, not to centre the step', () => {
+    // Screen right edge at 100 + 800 + 240 = 1140; it must end 24 px inside the 1000 px canvas.
+    expect(panToReveal(view, canvas, box(800, 0))).toEqual({ x: 100 - (1140 - 976), y: 50, zoom: 1 });
+    expect(panToReveal(view, canvas, box(0, 800))).toEqual({ x: 100, y: 50 - (50 + 800 + STEP_MIN_HEIGHT - 776), zoom: 1 });
+    expect(panToReveal(view, canvas, box(-200, 0))).toEqual({ x: 100 + (24 - (100 - 200)), y: 50, zoom: 1 });
+  });
+
+  it('counts the zoom', () => {
+    const zoomed = { x: 0, y: 0, zoom: 2 };
+    // At twice the size the step spans 800–1280 on screen.
+    expect(panToReveal(zoomed, canvas, box(400, 100))).toEqual({ x: 976 - 1280, y: 0, zoom: 2 });
   });
 });

@@ -83,3 +83,37 @@ export function openingViewport(nodes: readonly StepNode[], canvas: Size): Viewp
 function leftmost(nodes: readonly StepNode[]): StepNode {
   return nodes.reduce((best, node) => (node.position.x < best.position.x || (node.position.x === best.position.x && node.position.y < best.position.y) ? node : best));
 }
+
+/**
+ * Flows up to this many steps are drawn whole, so every step is in the page and Tab
+ * reaches each one; bigger flows draw only what is in view, which keeps them quick to open.
+ */
+export const ALWAYS_DRAWN_STEPS = 100;
+
+export interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * The smallest pan that brings a box (flow coordinates) fully into view, `margin` pixels
+ * inside the canvas; null when it is in view already. Nothing else moves further than it
+ * must, so the steps a person was looking at stay where they were.
+ */
+export function panToReveal(view: Viewport, canvas: Size, box: Box, margin = 24): Viewport | null {
+  const shift = (start: number, length: number, available: number) => {
+    const from = start * view.zoom;
+    const to = (start + length) * view.zoom;
+    // Too big to fit: its start is what counts.
+    if (to - from > available - 2 * margin) return margin - from;
+    if (from < margin) return margin - from;
+    if (to > available - margin) return available - margin - to;
+    return 0;
+  };
+  const dx = shift(box.x + view.x / view.zoom, box.width, canvas.width);
+  const dy = shift(box.y + view.y / view.zoom, box.height, canvas.height);
+  if (dx === 0 && dy === 0) return null;
+  return { x: view.x + dx, y: view.y + dy, zoom: view.zoom };
+}

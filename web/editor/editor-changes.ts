@@ -57,15 +57,63 @@ function edgeIdFor(connection: ConnectionRequest, taken: ReadonlySet<string>): s
   return uniqueId(`e-${connection.source}${handle}-${connection.target}`, taken);
 }
 
-/** Adds a step (selected, everything else deselected), optionally connected from `after`. */
-export function addStep(snapshot: Snapshot, step: NewStep, after?: Omit<ConnectionRequest, 'target'>): Snapshot {
+/** Steps moved aside to make room for a new one: all by the same distance. */
+export interface MakeRoom {
+  nodeIds: readonly string[];
+  dx: number;
+  dy?: number;
+}
+
+/**
+ * Adds a step (selected, everything else deselected), optionally after `after`. Added
+ * after a step that already leads on (on that exit), the new step goes in between:
+ * A → B becomes A → new → B, never a parallel branch beside B.
+ */
+export function addStep(snapshot: Snapshot, step: NewStep, after?: Omit<ConnectionRequest, 'target'>, room?: MakeRoom): Snapshot {
   const taken = new Set(snapshot.nodes.map((node) => node.id));
   const id = uniqueId(step.id ?? step.type, taken);
   const node: StepNode = { id, type: step.type, position: step.position, data: step.data, selected: true };
-  const nodes = [...deselectAll(snapshot.nodes), node];
-  const edges = deselectAll(snapshot.edges);
-  const added = { ...snapshot, nodes, edges };
-  return after && taken.has(after.source) ? connect(added, { ...after, target: id }) : added;
+  const nodes = [...deselectAll(room ? moveAside(snapshot.nodes, room) : snapshot.nodes), node];
+  const added = { ...snapshot, nodes, edges: deselectAll(snapshot.edges) };
+  if (!after || !taken.has(after.source)) return added;
+  const linked = connect(added, { ...after, target: id });
+  // Refused (a trigger cannot be led into): the step stands alone and nothing is rerouted.
+  if (linked === added) return added;
+  const exit = after.sourceHandle ?? null;
+  const onward = added.edges.filter((edge) => edge.source === after.source && (edge.sourceHandle ?? null) === exit);
+  if (onward.length === 0) return linked;
+  const gone = new Set(onward.map((edge) => edge.id));
+  let inserted: Snapshot = { ...linked, edges: linked.edges.filter((edge) => !gone.has(edge.id)) };
+  // A condition put in between passes what came through on its "Yes" exit.
+  const newExit = step.type === 'condition' ? 'true' : null;
+  for (const edge of onward) {
+    inserted = connect(inserted, { source: id, target: edge.target, sourceHandle: newExit, targetHandle: edge.targetHandle ?? null });
+  }
+  return inserted;
+}
+
+function moveAside(nodes: StepNode[], { nodeIds, dx, dy = 0 }: MakeRoom): StepNode[] {
+  const moving = new Set(nodeIds);
+  return nodes.map((node) => (moving.has(node.id) ? { ...node, position: { x: node.position.x + dx, y: node.position.y + dy } } : node));
+}
+
+/**
+ * Puts a step of another kind in the place of one (a new flow's Manual trigger becoming a
+ * Webhook trigger): same place, the connections it had now start or end at the new step.
+ */
+export function replaceStep(snapshot: Snapshot, nodeId: string, step: NewStep): Snapshot {
+  const old = snapshot.nodes.find((node) => node.id === nodeId);
+  if (!old) return snapshot;
+  const taken = new Set(snapshot.nodes.filter((node) => node.id !== nodeId).map((node) => node.id));
+  const id = uniqueId(step.id ?? step.type, taken);
+  const node: StepNode = { id, type: step.type, position: step.position, data: step.data, selected: true };
+  const nodes = deselectAll(snapshot.nodes).map((existing) => (existing.id === nodeId ? node : existing));
+  const edges = deselectAll(snapshot.edges).map((edge) =>
+    edge.source === nodeId || edge.target === nodeId
+      ? { ...edge, source: edge.source === nodeId ? id : edge.source, target: edge.target === nodeId ? id : edge.target }
+      : edge,
+  );
+  return { ...snapshot, nodes, edges };
 }
 
 /** Why a connection is refused, in words for the person drawing it; null when allowed. */

@@ -65,6 +65,57 @@ describe('add', () => {
   });
 });
 
+describe('add after a step that already leads on', () => {
+  it('inserts between them instead of starting a parallel branch: hook → new → invoice', () => {
+    const state = run(add('transform', 'hook'));
+    expect(state.edges.map((edge) => `${edge.source}→${edge.target}`).sort()).toEqual(['hook→transform', 'transform→invoice']);
+    // One undo step puts the old connection back.
+    expect(applyChange(state, { type: 'undo' }).edges.map((edge) => `${edge.source}→${edge.target}`)).toEqual(['hook→invoice']);
+  });
+
+  it('moves the steps that follow aside when asked, in the same undo step', () => {
+    const state = run({ ...(add('transform', 'hook') as Extract<EditorChange, { type: 'add' }>), room: { nodeIds: ['invoice'], dx: 320 } });
+    expect(state.nodes.find((node) => node.id === 'invoice')?.position).toEqual({ x: 620, y: 0 });
+    expect(applyChange(state, { type: 'undo' }).nodes.find((node) => node.id === 'invoice')?.position).toEqual({ x: 300, y: 0 });
+  });
+
+  it('passes on through the "Yes" exit of a condition put in between', () => {
+    const state = run(add('condition', 'hook'));
+    expect(state.edges.find((edge) => edge.source === 'condition')).toMatchObject({ target: 'invoice', sourceHandle: 'true', label: 'Yes' });
+  });
+
+  it('leaves the flow as it was around a trigger, which nothing can lead into', () => {
+    const state = run(add('trigger.schedule', 'hook'));
+    expect(state.edges.map((edge) => `${edge.source}→${edge.target}`)).toEqual(['hook→invoice']);
+  });
+});
+
+describe('replace', () => {
+  /*
+   *   start ──▶ invoice      (start: a new flow's untouched Manual trigger)
+   */
+  const fresh: FlowDocument = {
+    ...document,
+    nodes: [{ id: 'start', type: 'trigger.manual', position: { x: 0, y: 0 }, data: { label: 'Start' } }, document.nodes[1]!],
+    edges: [{ id: 'e1', source: 'start', target: 'invoice' }],
+  };
+  const replace: EditorChange = { type: 'replace', nodeId: 'start', step: { type: 'trigger.webhook', id: 'webhook', position: { x: 0, y: 0 }, data: { label: 'Webhook', eventId: '{{ trigger.body.id }}' } } };
+
+  it('puts a step of another kind in the place of one, keeping its connections', () => {
+    const state = [replace].reduce(applyChange, applyChange(initialEditorState(), { type: 'load', flowId: 'flow_1', document: fresh }));
+    expect(state.nodes.map((node) => `${node.id}:${node.type}`)).toEqual(['webhook:trigger.webhook', 'invoice:http.request']);
+    expect(state.nodes[0]).toMatchObject({ selected: true, position: { x: 0, y: 0 } });
+    expect(state.edges).toEqual([{ id: 'e1', source: 'webhook', target: 'invoice' }]);
+    expect(isDirty(state)).toBe(true);
+    expect(applyChange(state, { type: 'undo' }).nodes[0]).toMatchObject({ id: 'start', type: 'trigger.manual' });
+  });
+
+  it('does nothing for a step that is not there', () => {
+    const state = run();
+    expect(applyChange(state, { ...replace, nodeId: 'nope' })).toBe(state);
+  });
+});
+
 describe('move', () => {
   it('records one undo step for a whole drag', () => {
     const state = run(

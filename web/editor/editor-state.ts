@@ -24,11 +24,13 @@ import {
   applyCanvasBatch,
   connect,
   deleteElements,
+  replaceStep,
   selectOnly,
   updateStepData,
   type CanvasBatch,
   type ConnectionRequest,
   type FlowMeta,
+  type MakeRoom,
   type NewStep,
   type Size,
   type Snapshot,
@@ -54,7 +56,10 @@ export interface EditorState extends Snapshot {
 export type EditorChange =
   | { type: 'load'; flowId: string; document: FlowDocument }
   | { type: 'close' }
-  | { type: 'add'; step: NewStep; after?: Omit<ConnectionRequest, 'target'> }
+  /** `after`: connected after that step, in between it and its next steps; `room`: steps moved aside first. */
+  | { type: 'add'; step: NewStep; after?: Omit<ConnectionRequest, 'target'>; room?: MakeRoom }
+  /** Another kind of step in the place of `nodeId`, keeping its connections. */
+  | { type: 'replace'; nodeId: string; step: NewStep }
   /** One batch of React Flow changes (react-flow-changes.ts); `move` and `measure` are batches of one kind. */
   | { type: 'canvas'; batch: CanvasBatch }
   | { type: 'move'; positions: ReadonlyMap<string, XYPosition>; dragging: boolean }
@@ -90,7 +95,9 @@ export function applyChange(state: EditorState, change: EditorChange): EditorSta
     case 'close':
       return cleared(state);
     case 'add':
-      return record(state, addStep(state, change.step, change.after));
+      return record(state, addStep(state, change.step, change.after, change.room));
+    case 'replace':
+      return record(state, replaceStep(state, change.nodeId, change.step));
     case 'canvas':
       return canvas(state, change.batch);
     case 'move':

@@ -8,6 +8,12 @@ import type { StepData } from './editor-changes.ts';
 
 export type KindGroup = 'trigger' | 'action' | 'logic';
 
+/** What the server says about this installation, for a new step's settings. */
+export interface NewStepContext {
+  /** The sandbox's mail server, when it runs (its port may be any: ONCEFLOW_SANDBOX_SMTP_PORT). */
+  sandboxSmtp?: { host: string; port: number } | null;
+}
+
 export interface KindInfo {
   kind: NodeType;
   /** The palette's name for the kind; also its accessible name. */
@@ -17,7 +23,7 @@ export interface KindInfo {
   summary: string;
   /** Preferred id of a new step; made unique on the canvas. */
   idBase: string;
-  defaults(): StepData;
+  defaults(context?: NewStepContext): StepData;
 }
 
 export const GROUPS: ReadonlyArray<{ group: KindGroup; title: string }> = [
@@ -65,10 +71,11 @@ export const KINDS: readonly KindInfo[] = [
     group: 'action',
     summary: 'Sends an email',
     idBase: 'email',
-    // Onceflow's built-in test mail server, so a new flow can be tried safely.
-    defaults: () => ({
+    // The sandbox's mail server where there is one, so a new flow can be tried safely;
+    // otherwise the mail server is left for the person to fill in.
+    defaults: (context) => ({
       label: 'Send email',
-      smtp: { host: '127.0.0.1', port: 2525, secure: false },
+      smtp: context?.sandboxSmtp ? { host: context.sandboxSmtp.host, port: context.sandboxSmtp.port, secure: false } : { host: '', port: 587, secure: false },
       from: '',
       to: '',
       subject: '',

@@ -1,8 +1,14 @@
 import { HTTP_METHODS } from '../../../core/step-kinds.ts';
 import { textOrUndefined } from '../data-path.ts';
+import type { StepData } from '../editor-changes.ts';
 import type { StepEditor } from '../useStepEditor.ts';
+import { useSandboxAddresses } from '../useSandboxAddresses.ts';
 import { SelectField, Switch, TextField } from './Fields.tsx';
 import { PairsField } from './PairsField.tsx';
+import { SandboxSuggestions, type SandboxReceiver } from './SandboxSuggestions.tsx';
+
+// Methods that only read; the sandbox's receivers take POST.
+const READING_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 const METHOD_WORDS: Record<string, string> = {
   GET: 'GET — read something',
@@ -34,7 +40,9 @@ export function HttpRequestForm({ step }: { step: StepEditor }) {
         hint="Anything but GET, HEAD and OPTIONS changes something, so it counts as a side effect unless you say otherwise."
         problems={step.problemsAt('request.method')}
       />
-      <TextField label="URL" value={step.text('request.url')} onChange={(value) => step.set('request.url', value)} mono picker placeholder="https://api.example.com/invoices" problems={step.problemsAt('request.url')} />
+      <TextField label="URL" value={step.text('request.url')} onChange={(value) => step.set('request.url', value)} mono picker placeholder="https://api.example.com/invoices" problems={step.problemsAt('request.url')}>
+        <SandboxSuggestions field="URL" onPick={(receiver) => step.update((data) => withReceiver(data, receiver), 'request.url')} />
+      </TextField>
       <PairsField
         legend="Headers"
         value={step.get('request.headers')}
@@ -72,6 +80,15 @@ export function HttpRequestForm({ step }: { step: StepEditor }) {
   );
 }
 
+/** A sandbox receiver as the request's address: sent with POST, and its key header named when it honours one. */
+function withReceiver(data: StepData, receiver: SandboxReceiver): StepData {
+  const request = (typeof data.request === 'object' && data.request !== null ? data.request : {}) as Record<string, unknown>;
+  const method = typeof request.method === 'string' ? request.method.toUpperCase() : 'GET';
+  const next: StepData = { ...data, request: { ...request, url: receiver.url, method: READING_METHODS.has(method) ? 'POST' : method } };
+  if (receiver.keyHeader && !data.receiverKeyHeader) next.receiverKeyHeader = receiver.keyHeader;
+  return next;
+}
+
 /** Recipients may be a list in a flow file; the form shows them as one line. */
 function addresses(value: unknown): string {
   return Array.isArray(value) ? value.join(', ') : typeof value === 'string' ? value : '';
@@ -80,7 +97,8 @@ function addresses(value: unknown): string {
 export function EmailForm({ step }: { step: StepEditor }) {
   const host = step.text('smtp.host');
   const port = step.get('smtp.port');
-  const sandbox = host === '127.0.0.1' && port === 2525;
+  const sandboxSmtp = useSandboxAddresses()?.smtp;
+  const sandbox = sandboxSmtp ? host === sandboxSmtp.host && String(port) === String(sandboxSmtp.port) : false;
   return (
     <>
       <TextField label="To" value={addresses(step.get('to'))} onChange={(value) => step.set('to', value)} picker placeholder="{{ trigger.body.order.customer.email }}" problems={step.problemsAt('to')} />
@@ -91,6 +109,11 @@ export function EmailForm({ step }: { step: StepEditor }) {
       <details className="advanced" open={host === ''}>
         <summary>Mail server {host && <span className="muted">— {sandbox ? 'Onceflow’s test mail server' : `${host}:${String(port ?? '')}`}</span>}</summary>
         {sandbox && <p className="field__hint">Onceflow’s test mail server keeps every email so you can try the flow safely. Enter your own mail server to send for real.</p>}
+        {sandboxSmtp && !sandbox && (
+          <button type="button" className="link-button" onClick={() => step.update((data) => ({ ...data, smtp: { ...(data.smtp as object | undefined), host: sandboxSmtp.host, port: sandboxSmtp.port, secure: false } }), 'smtp')}>
+            Use Onceflow’s test mail server ({sandboxSmtp.host}:{sandboxSmtp.port})
+          </button>
+        )}
         <TextField label="Mail server (SMTP host)" value={host} onChange={(value) => step.set('smtp.host', value)} mono placeholder="smtp.example.com" problems={step.problemsAt('smtp.host')} />
         <TextField
           label="Port"
@@ -129,7 +152,9 @@ export function MessageForm({ step }: { step: StepEditor }) {
         hint="The incoming-webhook address your chat tool gives for a channel."
         secrets
         problems={step.problemsAt('url')}
-      />
+      >
+        <SandboxSuggestions field="Channel webhook URL" only="chat" onPick={(receiver) => step.set('url', receiver.url)} />
+      </TextField>
       <TextField label="Message" value={step.text('text')} onChange={(value) => step.set('text', value)} multiline={4} picker problems={step.problemsAt('text')} />
     </>
   );

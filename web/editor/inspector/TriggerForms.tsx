@@ -1,13 +1,27 @@
 import { useState } from 'react';
+import { replaceableTrigger } from '../add-kind.ts';
 import { textOrUndefined } from '../data-path.ts';
+import type { EditorState } from '../editor-state.ts';
+import { useEditorStore } from '../useEditorStore.ts';
 import type { StepEditor } from '../useStepEditor.ts';
 import { SelectField, TextField } from './Fields.tsx';
 
+// A boolean, so moving steps around does not re-render the form.
+const selectCanSwapTrigger = (state: Pick<EditorState, 'nodes'>) => replaceableTrigger(state) !== null;
+
 export function ManualTriggerForm() {
+  const swappable = useEditorStore(selectCanSwapTrigger);
   return (
     <p className="inspector-note">
       This flow starts when you press <strong>Run</strong>. It receives the sample input as its data, so everything you see in the previews is
       what the run will use.
+      {swappable && (
+        <>
+          {' '}
+          To start it another way, choose <strong>Webhook trigger</strong> or <strong>Schedule trigger</strong> in the list of steps: it takes
+          this trigger’s place.
+        </>
+      )}
     </p>
   );
 }
