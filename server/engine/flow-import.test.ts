@@ -55,8 +55,13 @@ for (const kind of testDatabases()) {
     });
 
     it('publishes a file without errors at once', async () => {
-      const fixed = { ...fixable, name: 'Has a key', edges: [fixable.edges[0]!] };
-      fixed.nodes = fixed.nodes.map((node) => (node.id === 'charge' ? { ...node, data: { ...node.data, key: '{{ trigger.body.id }}:charge' } } : node));
+      const nodes: Array<{ id: string; data: Record<string, unknown> }> = fixable.nodes;
+      const fixed = {
+        ...fixable,
+        name: 'Has a key',
+        nodes: nodes.map((node) => (node.id === 'charge' ? { ...node, data: { ...node.data, key: '{{ trigger.body.id }}:charge' } } : node)),
+        edges: [fixable.edges[0]!],
+      };
       const imported = await engine.services.flows.import(fixed);
       expect(imported.version).toBe(1);
       expect(imported.triggers.map((trigger) => trigger.nodeId)).toEqual(['hook']);
