@@ -5,10 +5,11 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import { trpc } from '../lib/trpc.ts';
 import { documentFromSnapshot } from './flow-document.ts';
 import { draftDiffersFromLive, type LiveStatus } from './live-status.ts';
-import { selectEdges, selectMeta, selectNodes, useEditorStore } from './useEditorStore.ts';
+import { selectEdges, selectMeta, selectStepData, useEditorStore } from './useEditorStore.ts';
 
 export function useLiveStatus(flowId: string, liveVersion: number | null): LiveStatus {
   const live = useQuery({
@@ -16,12 +17,15 @@ export function useLiveStatus(flowId: string, liveVersion: number | null): LiveS
     enabled: liveVersion !== null,
     staleTime: Infinity,
   });
-  const nodes = useEditorStore(selectNodes);
+  // Positions do not count (live-status.ts), so dragging a step does not compare the
+  // whole flow on every frame: only adding, removing or editing a step does.
+  const stepData = useEditorStore(useShallow(selectStepData));
   const edges = useEditorStore(selectEdges);
   const meta = useEditorStore(selectMeta);
   const differs = useMemo(
-    () => (live.data ? draftDiffersFromLive(documentFromSnapshot({ nodes, edges, meta }), live.data) : null),
-    [live.data, nodes, edges, meta],
+    () => (live.data ? draftDiffersFromLive(documentFromSnapshot(useEditorStore.getState()), live.data) : null),
+    // stepData, edges and meta only say when the flow changed; the state is read whole.
+    [live.data, stepData, edges, meta],
   );
   if (liveVersion === null) return { state: 'unpublished' };
   if (differs === null) return { state: 'checking', version: liveVersion };
