@@ -13,7 +13,6 @@ const LABELS: Record<string, string> = {
   'trigger.webhook:signature.header': 'Signature header',
   'trigger.schedule:cron': 'Schedule (cron)',
   'trigger.schedule:timezone': 'Time zone',
-  'http.request:request': 'Method and URL',
   'http.request:request.method': 'Method',
   'http.request:request.url': 'URL',
   'http.request:request.headers': 'Headers',
@@ -61,6 +60,10 @@ const LABELS: Record<string, string> = {
  * the field that holds it.
  */
 export function fieldLabel(type: string, field: string): string {
+  return knownLabel(type, field) ?? `the setting "${field}"`;
+}
+
+function knownLabel(type: string, field: string): string | null {
   const header = /^request\.headers\.(.+)$/.exec(field);
   if (type === 'http.request' && header) return `the header "${header[1]}"`;
   const output = /^outputs\.(.+)$/.exec(field);
@@ -70,7 +73,7 @@ export function fieldLabel(type: string, field: string): string {
     if (label) return `"${label}"`;
     if (!/[.[]/.test(path)) break;
   }
-  return `the setting "${field}"`;
+  return null;
 }
 
 /**
@@ -113,12 +116,13 @@ const NEEDS: Record<string, string> = {
   label: 'a label',
 };
 
-/** `a URL ("URL")`: what is needed, then the field to find it in. */
+/** `a sender address ("From")`: what is needed, then the field to find it in. */
 export function fieldName(type: string, field: string): string {
-  const label = fieldLabel(type, field);
+  const label = knownLabel(type, field);
   const what = NEEDS[`${type}:${field}`] ?? NEEDS[field];
-  if (!what) return label;
-  // "a URL" already names the field "URL"; "a sender address" needs "(“From”)" to find it.
+  if (!what) return label ?? fieldLabel(type, field);
+  if (!label) return what;
+  // "a URL" already names the field "URL"; "a sender address" needs ("From") to find it.
   const shown = label.replace(/^the /, '');
   return what.toLowerCase().includes(shown.replace(/"/g, '').toLowerCase()) ? what : `${what} (${shown})`;
 }
