@@ -89,18 +89,32 @@ describe('onceflow CLI', () => {
     expect((JSON.parse(listed.stdout) as unknown[]).length).toBe(2);
   });
 
-  it('refuses an invalid flow file with one sentence and a non-zero exit, storing nothing', async () => {
-    const file = join(dir, 'broken.json');
-    writeFileSync(file, JSON.stringify({ format: 'onceflow/v1', name: 'Broken', nodes: [{ id: 'a', type: 'http.request', data: {} }], edges: [] }));
+  it('refuses a file that cannot be opened with one sentence and a non-zero exit, storing nothing', async () => {
+    const file = join(dir, 'future.json');
+    writeFileSync(file, JSON.stringify({ format: 'onceflow/v9', name: 'From the future', nodes: [], edges: [] }));
     const before = (await onceflow(['flows', 'list', '--json'], env)).stdout;
     const result = await onceflow(['import', file], env);
     expect(result.code).toBe(1);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
-    expect(result.stderr).toMatch(/cannot be imported/);
+    expect(result.stderr).toMatch(/made by a newer Onceflow/);
     expect((await onceflow(['flows', 'list', '--json'], env)).stdout).toBe(before);
     const notJson = join(dir, 'not.json');
     writeFileSync(notJson, '{ nope');
     expect((await onceflow(['import', notJson], env)).stderr).toMatch(/is not valid JSON/);
+  });
+
+  it('imports a flow with fixable problems as an unpublished draft and lists what to fix', async () => {
+    const file = join(dir, 'broken.json');
+    writeFileSync(file, JSON.stringify({ format: 'onceflow/v1', name: 'Broken', nodes: [{ id: 'a', type: 'http.request', data: {} }], edges: [] }));
+    const result = await onceflow(['import', file, '--json'], env);
+    expect(result.code).toBe(0);
+    const { id, version } = JSON.parse(result.stdout) as { id: string; version: number | null };
+    expect(version).toBeNull();
+    const list = JSON.parse((await onceflow(['flows', 'list', '--json'], env)).stdout) as Array<{ id: string; latestVersion: number | null }>;
+    expect(list.find((flow) => flow.id === id)?.latestVersion ?? null).toBeNull();
+    const plain = await onceflow(['import', file], env);
+    expect(plain.stderr).toMatch(/Imported as a draft, not published/);
+    expect(plain.stderr).toMatch(/to fix: Step "a" needs a request/);
   });
 
   it('says in one line when the server is not reachable', async () => {

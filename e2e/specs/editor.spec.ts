@@ -45,7 +45,7 @@ test('builds a flow from an empty canvas with the mouse, keys it and publishes i
   await expect(editor.keyPreview()).toContainText('4417:send-email');
 
   await editor.waitSaved();
-  await expect(page.getByTestId('editor.problems')).toHaveText(/Ready to publish/);
+  await expect(page.getByTestId('editor.problems')).toHaveText('Problems: none');
   await editor.publish();
   await expect(editor.notice()).toContainText('Published version 1');
 
@@ -76,7 +76,7 @@ test('a key that changes on every attempt is an error and blocks publishing', as
   await editor.waitSaved();
   await editor.publish();
   await expect(editor.notice()).toContainText('Published version 1');
-  await expect(page.getByTestId('editor.problems')).toHaveText(/1 warning/);
+  await expect(page.getByTestId('editor.problems')).toHaveText(/Problems: 1 warning/);
 });
 
 test('the sample input feeds previews and is never saved broken', async ({ editor, page, request }) => {
@@ -86,8 +86,8 @@ test('the sample input feeds previews and is never saved broken', async ({ edito
   const sample = page.getByRole('textbox', { name: 'Sample input' });
 
   await sample.fill('{ "order": { "id": "9001" ');
-  await expect(page.getByTestId('sample-input.error')).toContainText('This is not valid JSON yet, so it is not saved.');
-  await expect(editor.saveStatus()).toHaveText('Saved');
+  await expect(page.getByTestId('sample-input.error')).toContainText('Not valid JSON at line 1, column 27');
+  await expect(editor.saveStatus()).toHaveText('Sample input not saved');
   const saved = await trpcCall<{ draft: { sampleInput: unknown } }>(request, 'flows.get', { id: flowId }, 'query');
   expect(saved.draft.sampleInput).toEqual(ORDER_SAMPLE);
 

@@ -29,7 +29,9 @@ export async function importFlow(client: Client, path: string, json: boolean): P
   }
   console.log(result.id);
   for (const webhook of webhooks) console.log(`webhook ${webhook.nodeId}: ${webhook.url}`);
-  for (const problem of result.problems) console.error(`warning: ${problem.message}`);
+  // A flow with errors is kept as an unpublished draft: say so, then what to fix.
+  if (result.version === null) console.error(`Imported as a draft, not published: fix these in the editor, then publish.`);
+  for (const problem of result.problems) console.error(`${problem.severity === 'error' ? 'to fix' : 'warning'}: ${problem.message}`);
 }
 
 export async function exportFlow(client: Client, flowId: string, version?: number): Promise<void> {

@@ -6,6 +6,7 @@ import { newHookId, newId } from '../ids.ts';
 import type { FlowStore } from '../store/flows.ts';
 import { NotFoundError, UserError } from './errors.ts';
 import { flowDocumentSchema, type FlowDocument } from './flow/document.ts';
+import { readImport } from './flow/import-check.ts';
 import { previewKey, validateFlow, type FlowProblem } from './flow/validate.ts';
 
 const TRIGGER_KINDS = new Set(['trigger.manual', 'trigger.webhook', 'trigger.schedule']);
@@ -112,17 +113,25 @@ export function flowService(store: FlowStore, clock: () => number = Date.now, ru
       return (await store.versions(id)).map(({ document: _document, ...version }) => version);
     },
 
-    /** Import creates a flow and publishes it: a file that cannot be published is refused whole. */
+    /**
+     * Import creates a flow from a file. A flow without errors is published at once; one
+     * with problems the editor can fix becomes a draft (version null) listing them, and
+     * publishing it stays refused until they are fixed. Only a file that cannot be opened
+     * is refused, and then nothing is stored.
+     */
     async import(document: unknown, by = 'admin') {
-      const result = validateFlow(document);
-      if (!result.ok || !result.flow) throw new InvalidFlowError(result.problems, 'This flow file cannot be imported');
+      const reading = readImport(document);
+      if (!reading.openable) throw new UserError(reading.message, { details: reading.problems });
+      const { problems } = validateFlow(reading.flow);
       const now = clock();
       const id = newId('flow');
-      await store.create({ id, name: result.flow.name, draft: JSON.stringify(result.flow), createdAt: now, updatedAt: now });
+      await store.create({ id, name: reading.flow.name, draft: JSON.stringify(reading.flow), createdAt: now, updatedAt: now });
+      if (problems.some((problem) => problem.severity === 'error')) return { id, version: null, triggers: [] as Awaited<ReturnType<FlowStore['triggers']>>, problems };
       try {
-        const { version } = await publishDocument(id, result.flow, by);
-        return { id, version: version.version, triggers: await store.triggers(id), problems: result.problems };
+        const { version } = await publishDocument(id, reading.flow, by);
+        return { id, version: version.version, triggers: await store.triggers(id), problems };
       } catch (error) {
+        // Publishing a flow that just validated should not fail; if it does, leave nothing behind.
         await store.delete(id);
         throw error;
       }

@@ -1,5 +1,6 @@
 import { navigate } from '../lib/router.ts';
 import { KindIcon } from './KindIcon.tsx';
+import { liveStatusWords, type LiveStatus } from './live-status.ts';
 import type { SaveState } from './useAutosave.ts';
 import { dispatch, selectCanRedo, selectCanUndo, selectMeta, useEditorStore } from './useEditorStore.ts';
 import type { Busy } from './useFlowActions.ts';
@@ -9,7 +10,9 @@ interface EditorToolbarProps {
   busy: Busy;
   errorCount: number;
   warningCount: number;
-  latestVersion: number | null;
+  live: LiveStatus;
+  /** At phone width the flow can be looked at, not changed (FlowEditor.tsx). */
+  readOnly: boolean;
   onShowProblems(): void;
   onPublish(): void;
   onRun(): void;
@@ -21,14 +24,20 @@ const SAVE_WORDS: Record<SaveState, string> = {
   unsaved: 'Unsaved changes',
   saving: 'Saving…',
   failed: 'Not saved',
+  invalid: 'Sample input not saved',
 };
 
-export function EditorToolbar({ save, busy, errorCount, warningCount, latestVersion, onShowProblems, onPublish, onRun, onExport }: EditorToolbarProps) {
+/** The problems button says what it opens and what is in it. */
+function problemWords(errorCount: number, warningCount: number): string {
+  if (errorCount > 0) return `Problems: ${errorCount} to fix`;
+  if (warningCount > 0) return `Problems: ${warningCount} ${warningCount === 1 ? 'warning' : 'warnings'}`;
+  return 'Problems: none';
+}
+
+export function EditorToolbar({ save, busy, errorCount, warningCount, live, readOnly, onShowProblems, onPublish, onRun, onExport }: EditorToolbarProps) {
   const meta = useEditorStore(selectMeta);
   const canUndo = useEditorStore(selectCanUndo);
   const canRedo = useEditorStore(selectCanRedo);
-  const problemWords =
-    errorCount > 0 ? `${errorCount} ${errorCount === 1 ? 'problem' : 'problems'}` : warningCount > 0 ? `${warningCount} ${warningCount === 1 ? 'warning' : 'warnings'}` : 'Ready to publish';
 
   return (
     <div className="editor-toolbar" role="toolbar" aria-label="Flow">
@@ -46,44 +55,55 @@ export function EditorToolbar({ save, busy, errorCount, warningCount, latestVers
         className="editor-toolbar__name"
         aria-label="Flow name"
         value={meta.name}
+        readOnly={readOnly}
         onChange={(event) => dispatch({ type: 'updateMeta', meta: { name: event.target.value }, field: 'name' })}
         onBlur={(event) => event.target.value.trim() === '' && dispatch({ type: 'updateMeta', meta: { name: 'Untitled flow' }, field: 'name' })}
       />
-      <span className="badge badge--version">{latestVersion ? `v${latestVersion} live` : 'Draft'}</span>
-      <span className={`save-status save-status--${save.state}`} role="status" data-testid="editor.save-status" title={save.failure ?? undefined}>
-        {SAVE_WORDS[save.state]}
+      <span className={`live-status live-status--${live.state}`} data-testid="editor.live-status">
+        {liveStatusWords(live)}
       </span>
+      {!readOnly && (
+        <span className={`save-status save-status--${save.state}`} role="status" data-testid="editor.save-status" title={save.failure ?? undefined}>
+          {SAVE_WORDS[save.state]}
+        </span>
+      )}
       {save.state === 'failed' && save.canRetry && (
         <button type="button" className="link-button" onClick={save.retry}>
           Try again
         </button>
       )}
       <div className="editor-toolbar__spacer" />
-      <div className="button-group">
-        <button type="button" className="icon-button" aria-label="Undo" title="Undo (Ctrl+Z)" disabled={!canUndo} onClick={() => dispatch({ type: 'undo' })}>
-          <KindIcon kind="undo" size={16} />
-        </button>
-        <button type="button" className="icon-button" aria-label="Redo" title="Redo (Ctrl+Shift+Z)" disabled={!canRedo} onClick={() => dispatch({ type: 'redo' })}>
-          <KindIcon kind="redo" size={16} />
-        </button>
-      </div>
+      {!readOnly && (
+        <div className="button-group">
+          <button type="button" className="icon-button" aria-label="Undo" title="Undo (Ctrl+Z)" disabled={!canUndo} onClick={() => dispatch({ type: 'undo' })}>
+            <KindIcon kind="undo" size={16} />
+          </button>
+          <button type="button" className="icon-button" aria-label="Redo" title="Redo (Ctrl+Shift+Z)" disabled={!canRedo} onClick={() => dispatch({ type: 'redo' })}>
+            <KindIcon kind="redo" size={16} />
+          </button>
+        </div>
+      )}
       <button
         type="button"
         className={`problems-button${errorCount > 0 ? ' has-errors' : warningCount > 0 ? ' has-warnings' : ''}`}
         onClick={onShowProblems}
         data-testid="editor.problems"
       >
-        {errorCount > 0 && <KindIcon kind="problem" size={14} />} {problemWords}
+        {errorCount > 0 && <KindIcon kind="problem" size={14} />} {problemWords(errorCount, warningCount)}
       </button>
       <button type="button" className="button-secondary" onClick={onExport} disabled={busy !== null}>
         Export
       </button>
-      <button type="button" className="button-secondary" onClick={onPublish} disabled={busy !== null}>
-        {busy === 'publish' ? 'Publishing…' : 'Publish'}
-      </button>
-      <button type="button" className="button-primary" onClick={onRun} disabled={busy !== null} title="Publishes the flow if it changed, then runs it with the sample input">
-        {busy === 'run' ? 'Starting…' : <><span aria-hidden="true">▶</span> Run</>}
-      </button>
+      {!readOnly && (
+        <>
+          <button type="button" className="button-secondary" onClick={onPublish} disabled={busy !== null}>
+            {busy === 'publish' ? 'Publishing…' : 'Publish'}
+          </button>
+          <button type="button" className="button-primary" onClick={onRun} disabled={busy !== null} title="Publishes the flow if it changed, then runs it with the sample input">
+            {busy === 'run' ? 'Starting…' : <><span aria-hidden="true">▶</span> Run</>}
+          </button>
+        </>
+      )}
     </div>
   );
 }

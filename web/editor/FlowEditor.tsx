@@ -9,10 +9,13 @@ import { Canvas } from './Canvas.tsx';
 import { saveCanvas } from './draft-saves.ts';
 import { EditorToolbar } from './EditorToolbar.tsx';
 import { Palette } from './Palette.tsx';
+import { LockCanvas, ReadOnlyNote, useNarrowScreen } from './read-only.tsx';
+import { clearSampleDraft } from './sample-draft.ts';
 import { SidePanel, type PanelTab } from './SidePanel.tsx';
 import { useAutosave, useSavingDraft } from './useAutosave.ts';
 import { dispatch, selectFlowId, selectSelectedId, useEditorStore } from './useEditorStore.ts';
 import { useFlowActions, type Notice } from './useFlowActions.ts';
+import { useLiveStatus } from './useLiveStatus.ts';
 import { groupProblemsByStep, StepProblemsContext, withoutStepName } from './useStepProblems.ts';
 
 /** The editor of one flow, at /flows/<flowId>. */
@@ -35,6 +38,7 @@ export function FlowEditor({ flowId }: { flowId: string }) {
       const state = useEditorStore.getState();
       if (state.flowId === flowId) void saveCanvas(state).catch(() => undefined);
       state.reset();
+      clearSampleDraft();
     },
     [flowId],
   );
@@ -62,44 +66,52 @@ interface FlowData {
   triggers: Array<{ hookId: string; nodeId: string }>;
 }
 
+// An imported flow with problems opens on its list of problems (ImportButton.tsx).
+const openingTab = (): PanelTab => (new URLSearchParams(window.location.search).get('show') === 'problems' ? 'problems' : 'step');
+
 function LoadedEditor({ flowId, data }: { flowId: string; data: FlowData }) {
   const save = useAutosave(flowId);
-  const actions = useFlowActions(flowId, save.flush);
-  const [tab, setTab] = useState<PanelTab>('step');
+  const [tab, setTab] = useState<PanelTab>(openingTab);
+  const actions = useFlowActions(flowId, save.flush, () => setTab('sample'));
+  const readOnly = useNarrowScreen();
   const selectedId = useEditorStore(selectSelectedId);
   const problemsByStep = useMemo(() => groupProblemsByStep(data.problems), [data.problems]);
   const hookIds = useMemo(() => new Map(data.triggers.map((trigger) => [trigger.nodeId, trigger.hookId])), [data.triggers]);
   const errorCount = data.problems.filter((problem) => problem.severity === 'error').length;
   const latestVersion = data.versions.reduce<number | null>((max, version) => Math.max(max ?? 0, version.version), null);
+  const live = useLiveStatus(flowId, latestVersion);
 
   // Selecting a step shows its settings.
   useEffect(() => {
     if (selectedId) setTab('step');
   }, [selectedId]);
 
-  useEditorShortcuts();
+  useEditorShortcuts(!readOnly);
 
   return (
     <StepProblemsContext.Provider value={problemsByStep}>
-      <div className="editor">
+      <div className={`editor${readOnly ? ' editor--read-only' : ''}`}>
         <EditorToolbar
           save={save}
           busy={actions.busy}
           errorCount={errorCount}
           warningCount={data.problems.length - errorCount}
-          latestVersion={latestVersion}
+          live={live}
+          readOnly={readOnly}
           onShowProblems={() => setTab('problems')}
           onPublish={() => void actions.publish()}
           onRun={() => void actions.run()}
           onExport={() => void actions.exportFlow()}
         />
+        {readOnly && <ReadOnlyNote />}
         <div className="editor__body">
-          <Palette />
+          {!readOnly && <Palette />}
           <div className="editor__canvas">
+            <LockCanvas locked={readOnly} />
             <Canvas />
             {actions.notice && <NoticeBanner notice={actions.notice} onClose={actions.dismiss} />}
           </div>
-          <SidePanel flowId={flowId} tab={tab} onTab={setTab} problems={data.problems} versions={data.versions} hookIds={hookIds} />
+          <SidePanel flowId={flowId} tab={tab} onTab={setTab} problems={data.problems} versions={data.versions} hookIds={hookIds} readOnly={readOnly} />
         </div>
       </div>
     </StepProblemsContext.Provider>
@@ -143,9 +155,10 @@ function NoticeBanner({ notice, onClose }: { notice: Notice; onClose(): void }) 
   );
 }
 
-/** Delete, undo and redo from the keyboard, except while typing in a field. */
-function useEditorShortcuts() {
+/** Delete, undo and redo from the keyboard, except while typing in a field or when read-only. */
+function useEditorShortcuts(enabled: boolean) {
   useEffect(() => {
+    if (!enabled) return;
     const onKeyDown = (event: KeyboardEvent) => {
       const target = event.target as HTMLElement | null;
       if (target?.closest('input, textarea, select, [contenteditable="true"]')) return;
@@ -168,5 +181,5 @@ function useEditorShortcuts() {
     };
     window.addEventListener('keydown', onKeyDown);
     return () => window.removeEventListener('keydown', onKeyDown);
-  }, []);
+  }, [enabled]);
 }

@@ -1,54 +1,42 @@
-import { useId, useState } from 'react';
+import { useId, useRef } from 'react';
 import type { FlowDocument } from '../../server/engine/flow/document.ts';
-import { dispatch, selectMeta, useEditorStore } from './useEditorStore.ts';
+import { placeOf, typeSample, useSampleDraft } from './sample-draft.ts';
+import { findJsonMistake } from './sample-json.ts';
+import { dispatch, selectFlowId, selectMeta, useEditorStore } from './useEditorStore.ts';
 
 type Sample = FlowDocument['sampleInput'];
 
 const show = (sample: Sample) => (sample === undefined ? '' : JSON.stringify(sample, null, 2));
 
-/** Where in the text a JSON error is, in words: "line 3, column 5". */
-function describeJsonError(text: string, error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  const at = /position (\d+)/.exec(message);
-  if (!at) return 'Check for a missing comma, quote or bracket.';
-  const before = text.slice(0, Number(at[1]));
-  const line = before.split('\n').length;
-  const column = before.length - before.lastIndexOf('\n');
-  return `Look near line ${line}, column ${column}: a comma, quote or bracket may be missing or extra.`;
-}
-
 /**
  * The flow's sample input: what a run receives as `trigger.body` in previews and the
  * field picker, and what Run sends. Only valid JSON reaches the flow, so a half-typed
- * sample is never saved.
+ * sample is never saved; until it is JSON again, the box says where the mistake is and
+ * Run and Publish wait (sample-draft.ts).
  */
-export function SampleInputEditor() {
+export function SampleInputEditor({ readOnly = false }: { readOnly?: boolean }) {
   const id = useId();
+  const box = useRef<HTMLTextAreaElement>(null);
+  const flowId = useEditorStore(selectFlowId) ?? '';
   const { sampleInput } = useEditorStore(selectMeta);
-  const [text, setText] = useState(() => show(sampleInput));
-  const [error, setError] = useState<string | null>(null);
-
-  // Follow changes made elsewhere (undo, a template), unless the text already says the same.
-  const [seen, setSeen] = useState(sampleInput);
-  if (seen !== sampleInput) {
-    setSeen(sampleInput);
-    if (!error && JSON.stringify(safeParse(text)) !== JSON.stringify(sampleInput)) setText(show(sampleInput));
-  }
+  const typed = useSampleDraft((draft) => (draft.flowId === flowId ? draft : null));
+  const mistake = typed?.mistake ?? null;
+  // The typed text while it is a mistake or says the same as the flow; otherwise (undo, a
+  // template, another tab) the flow's sample.
+  const text = typed?.text != null && (mistake || sameSample(typed.text, sampleInput)) ? typed.text : show(sampleInput);
 
   const change = (next: string) => {
-    setText(next);
-    if (next.trim() === '') {
-      setError(null);
-      dispatch({ type: 'updateMeta', meta: { sampleInput: undefined }, field: 'sampleInput' });
-      return;
-    }
-    try {
-      const parsed = JSON.parse(next) as Sample;
-      setError(null);
-      dispatch({ type: 'updateMeta', meta: { sampleInput: parsed }, field: 'sampleInput' });
-    } catch (cause) {
-      setError(describeJsonError(next, cause));
-    }
+    const found = findJsonMistake(next);
+    typeSample(flowId, next, found);
+    if (found) return;
+    const parsed = next.trim() === '' ? undefined : (JSON.parse(next) as Sample);
+    dispatch({ type: 'updateMeta', meta: { sampleInput: parsed }, field: 'sampleInput' });
+  };
+
+  const goToMistake = () => {
+    if (!mistake || !box.current) return;
+    box.current.focus();
+    box.current.setSelectionRange(mistake.offset, Math.min(mistake.offset + 1, text.length));
   };
 
   return (
@@ -61,36 +49,47 @@ export function SampleInputEditor() {
         as JSON.
       </p>
       <textarea
+        ref={box}
         id={id}
         className="mono sample-input__text"
         value={text}
         onChange={(event) => change(event.target.value)}
+        readOnly={readOnly}
         spellCheck={false}
         rows={18}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={`${id}-hint${error ? ` ${id}-error` : ''}`}
+        aria-invalid={mistake ? true : undefined}
+        aria-describedby={`${id}-hint${mistake ? ` ${id}-error` : ''}`}
         data-testid="sample-input"
       />
-      {error ? (
-        <p className="field-problem field-problem--error" id={`${id}-error`} role="alert" data-testid="sample-input.error">
-          This is not valid JSON yet, so it is not saved. {error} The last valid sample is still used.
-        </p>
+      {mistake ? (
+        <div className="field-problem field-problem--error" id={`${id}-error`} role="alert" data-testid="sample-input.error">
+          <p>
+            <strong>Not valid JSON at {placeOf(mistake)}:</strong> {mistake.problem}.
+          </p>
+          <p>This sample is not saved, and Run waits until it is fixed (or the box is emptied).</p>
+          <button type="button" className="link-button" onClick={goToMistake}>
+            Go to {placeOf(mistake)}
+          </button>
+        </div>
       ) : (
         <div className="sample-input__actions">
           <span className="muted">Valid JSON</span>
-          <button type="button" className="button-secondary small" onClick={() => setText(show(sampleInput))} disabled={text === show(sampleInput)}>
-            Tidy up
-          </button>
+          {!readOnly && (
+            <button type="button" className="button-secondary small" onClick={() => typeSample(flowId, show(sampleInput), null)} disabled={text === show(sampleInput)}>
+              Tidy up
+            </button>
+          )}
         </div>
       )}
     </div>
   );
 }
 
-function safeParse(text: string): unknown {
+function sameSample(text: string, sample: Sample): boolean {
+  if (text.trim() === '') return sample === undefined;
   try {
-    return text.trim() === '' ? undefined : JSON.parse(text);
+    return JSON.stringify(JSON.parse(text)) === JSON.stringify(sample);
   } catch {
-    return Symbol('invalid');
+    return false;
   }
 }

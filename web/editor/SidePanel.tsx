@@ -23,9 +23,10 @@ interface SidePanelProps {
   problems: readonly FlowProblem[];
   versions: readonly VersionSummary[];
   hookIds: ReadonlyMap<string, string>;
+  readOnly: boolean;
 }
 
-export function SidePanel({ flowId, tab, onTab, problems, versions, hookIds }: SidePanelProps) {
+export function SidePanel({ flowId, tab, onTab, problems, versions, hookIds, readOnly }: SidePanelProps) {
   const selected = useEditorStore(useShallow(selectSelectedStep));
   const errorCount = problems.filter((problem) => problem.severity === 'error').length;
 
@@ -62,20 +63,22 @@ export function SidePanel({ flowId, tab, onTab, problems, versions, hookIds }: S
       <div className="side-panel__body" id="panel-body" role="tabpanel" aria-labelledby={`panel-tab-${tab}`}>
         {tab === 'step' &&
           (selected ? (
-            <Inspector key={selected.id} flowId={flowId} node={selected} hookIds={hookIds} />
+            <Inspector key={selected.id} flowId={flowId} node={selected} hookIds={hookIds} readOnly={readOnly} />
           ) : (
             <div className="panel-empty">
               <strong>No step selected</strong>
               <p>Click a step on the canvas to change its settings, or add one from the left.</p>
             </div>
           ))}
-        {tab === 'sample' && <SampleInputEditor />}
+        {tab === 'sample' && <SampleInputEditor readOnly={readOnly} />}
         {tab === 'problems' && <ProblemList problems={problems} />}
         {tab === 'versions' && <VersionList flowId={flowId} versions={versions} />}
       </div>
     </aside>
   );
 }
+
+const errorCount = (problems: readonly FlowProblem[]) => problems.filter((problem) => problem.severity === 'error').length;
 
 function ProblemList({ problems }: { problems: readonly FlowProblem[] }) {
   const { fitView } = useReactFlow();
@@ -88,7 +91,8 @@ function ProblemList({ problems }: { problems: readonly FlowProblem[] }) {
     <div>
       <h2 className="panel-title">Problems</h2>
       {problems.length === 0 && <p className="empty">Nothing to fix. The flow can be published.</p>}
-      <ul className="problem-list">
+      {errorCount(problems) > 0 && <p className="field__hint">The flow cannot be published until the problems marked “Must fix” are fixed. Click one to go to its step.</p>}
+      <ul className="problem-list" data-testid="problems.list">
         {problems.map((problem, index) => (
           <li key={index} className={`problem-list__item problem-list__item--${problem.severity}`}>
             <span className="problem-list__severity">{problem.severity === 'error' ? 'Must fix' : 'Warning'}</span>

@@ -15,7 +15,7 @@ export const StepNodeView = memo(function StepNodeView({ id, type, data, selecte
   const sideEffect = !trigger && isSideEffectStep({ type, data });
   const label = typeof data.label === 'string' && data.label.trim() !== '' ? data.label : (info?.label ?? type);
   const reason = errors[0] ? withoutStepName(errors[0].message) : null;
-  const classes = ['step-node', `step-node--${info?.group ?? 'logic'}`, selected ? 'is-selected' : '', reason ? 'is-invalid' : ''];
+  const classes = ['step-node', `step-node--${info?.group ?? 'logic'}`, type === 'condition' ? 'step-node--exits' : '', selected ? 'is-selected' : '', reason ? 'is-invalid' : ''];
 
   return (
     <div className={classes.join(' ')} data-testid={`node.${type}`} data-node-id={id}>
@@ -49,12 +49,17 @@ export const StepNodeView = memo(function StepNodeView({ id, type, data, selecte
           )}
         </div>
       )}
+      {/* The Yes/No tags sit inside the box, beside their exits: outside, they landed on the connection's own Yes/No label. */}
       {type === 'condition' ? (
         <>
           <Handle id="true" type="source" position={Position.Right} className="step-handle step-handle--true" style={{ top: '32%' }} aria-label={`Yes exit of ${label}`} />
-          <span className="handle-tag handle-tag--true" style={{ top: '32%' }}>Yes</span>
+          <span className="handle-tag handle-tag--true" style={{ top: '32%' }} aria-hidden="true">
+            Yes
+          </span>
           <Handle id="false" type="source" position={Position.Right} className="step-handle step-handle--false" style={{ top: '72%' }} aria-label={`No exit of ${label}`} />
-          <span className="handle-tag handle-tag--false" style={{ top: '72%' }}>No</span>
+          <span className="handle-tag handle-tag--false" style={{ top: '72%' }} aria-hidden="true">
+            No
+          </span>
         </>
       ) : (
         <Handle type="source" position={Position.Right} className="step-handle" aria-label={`Connect from ${label}`} />

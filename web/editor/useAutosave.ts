@@ -7,6 +7,7 @@
 import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import { isSavingDraft, saveCanvas, subscribeToDraftSaves } from './draft-saves.ts';
 import { problemsOf } from './problem-details.ts';
+import { useSampleMistake } from './sample-draft.ts';
 import { selectDirty, selectFlowId, selectRevision, useEditorStore } from './useEditorStore.ts';
 
 // Long enough that typing a word is one save, short enough that nothing waits on it.
@@ -14,7 +15,8 @@ const SAVE_DELAY_MS = 600;
 
 const REFUSED = 'The server did not accept the draft; fix the problems marked in red.';
 
-export type SaveState = 'saved' | 'unsaved' | 'saving' | 'failed';
+/** `invalid`: the sample input being typed is not JSON, so it is not saved (sample-draft.ts). */
+export type SaveState = 'saved' | 'unsaved' | 'saving' | 'failed' | 'invalid';
 
 /** True while a draft of this flow is on its way to the server or waiting to go. */
 export function useSavingDraft(flowId: string): boolean {
@@ -26,6 +28,7 @@ export function useAutosave(flowId: string) {
   const dirty = useEditorStore(selectDirty);
   const loaded = useEditorStore(selectFlowId) === flowId;
   const saving = useSavingDraft(flowId);
+  const sampleMistake = useSampleMistake(flowId);
   const [failure, setFailure] = useState<string | null>(null);
 
   const save = useCallback(async (): Promise<void> => {
@@ -48,10 +51,10 @@ export function useAutosave(flowId: string) {
     return () => clearTimeout(timer);
   }, [loaded, dirty, revision, save]);
 
-  // Leaving the page with unsaved changes asks first (the browser shows its own words);
+  // Leaving the page with unsaved changes (or a sample that is not JSON yet) asks first (the browser shows its own words);
   // hiding it (another tab, the page closing) saves without waiting for the pause.
   useEffect(() => {
-    if (!dirty) return;
+    if (!dirty && !sampleMistake) return;
     const warn = (event: BeforeUnloadEvent) => event.preventDefault();
     const saveWhenHidden = () => {
       if (document.visibilityState === 'hidden') void save().catch(() => undefined);
@@ -62,9 +65,10 @@ export function useAutosave(flowId: string) {
       window.removeEventListener('beforeunload', warn);
       document.removeEventListener('visibilitychange', saveWhenHidden);
     };
-  }, [dirty, save]);
+  }, [dirty, sampleMistake, save]);
 
-  const state: SaveState = saving ? 'saving' : failure && dirty ? 'failed' : dirty ? 'unsaved' : 'saved';
+  // The rest of the flow may be saved, but a sample that is not JSON is not: never say "Saved" then.
+  const state: SaveState = saving ? 'saving' : failure && dirty ? 'failed' : sampleMistake ? 'invalid' : dirty ? 'unsaved' : 'saved';
   // Trying again only helps when the server could not be reached, not when it named problems.
   const canRetry = failure !== null && failure !== REFUSED;
   // `flush` saves now if anything is unsaved, and throws when the server refuses.

@@ -9,7 +9,8 @@ import { navigate } from '../lib/router.ts';
 import { trpc, trpcClient } from '../lib/trpc.ts';
 import { downloadDocument } from './download.ts';
 import { problemsOf } from './problem-details.ts';
-import { stableStringify } from './flow-document.ts';
+import { draftDiffersFromLive } from './live-status.ts';
+import { placeOf, sampleMistakeOf } from './sample-draft.ts';
 import { startRun } from './start-run.ts';
 import { useEditorStore } from './useEditorStore.ts';
 import type { FlowProblem } from './useStepProblems.ts';
@@ -27,11 +28,11 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** What a version is compared on: everything a run would behave differently for. */
-const comparable = (document: { name: string; description?: unknown; sampleInput?: unknown; nodes: unknown; edges: unknown }) =>
-  stableStringify({ name: document.name, description: document.description, sampleInput: document.sampleInput, nodes: document.nodes, edges: document.edges });
-
-export function useFlowActions(flowId: string, flush: () => Promise<void>) {
+/**
+ * `onSampleMistake` shows the sample input: Run and Publish refuse while it is not JSON,
+ * since either would quietly use the last valid sample instead of the one on screen.
+ */
+export function useFlowActions(flowId: string, flush: () => Promise<void>, onSampleMistake: () => void) {
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState<Busy>(null);
   const [notice, setNotice] = useState<Notice | null>(null);
@@ -50,6 +51,16 @@ export function useFlowActions(flowId: string, flush: () => Promise<void>) {
   }
 
   async function guarded(kind: Exclude<Busy, null>, action: () => Promise<void>, failTitle: string) {
+    const mistake = kind === 'export' ? null : sampleMistakeOf(flowId);
+    if (mistake) {
+      setNotice({
+        tone: 'error',
+        title: failTitle,
+        detail: `The sample input is not valid JSON (${placeOf(mistake)}: ${mistake.problem}). Fix it, or empty the box, then try again.`,
+      });
+      onSampleMistake();
+      return;
+    }
     setBusy(kind);
     setNotice(null);
     try {
@@ -87,7 +98,7 @@ export function useFlowActions(flowId: string, flush: () => Promise<void>) {
             trpcClient.flows.export.query({ id: flowId }),
             trpcClient.flows.export.query({ id: flowId, version: newest }),
           ]);
-          changed = comparable(draft) !== comparable(published);
+          changed = draftDiffersFromLive(draft, published);
         }
         if (changed) await publishNow();
         const { runId } = await startRun(flowId, useEditorStore.getState().meta.sampleInput);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DURATION_HINT, isDuration } from '../../../core/duration.ts';
 import { CONDITION_OPS, HTTP_METHODS, type NodeType } from '../../../core/step-kinds.ts';
+import { fieldLabel } from './field-labels.ts';
 
 export { CONDITION_OPS, HTTP_METHODS, NODE_TYPES, TRIGGER_TYPES, isNodeType, isTriggerType, type NodeType, type TriggerType } from '../../../core/step-kinds.ts';
 
@@ -29,7 +30,7 @@ function duration(label: string, allowTemplate: boolean) {
     if (isDuration(value) || (allowTemplate && value.includes('{{'))) return;
     ctx.addIssue({
       code: 'custom',
-      message: `has ${label} "${value}" that is not a length of time: write ${DURATION_HINT}`,
+      message: `has "${value}" in ${label}, which is not a length of time: write ${DURATION_HINT}`,
     });
   });
 }
@@ -47,7 +48,7 @@ export const commonStepFields = {
   key: z.string().optional(),
   keyScope: z.string().optional(),
   // (default: 30 days)
-  keyTtl: duration('a time to remember the key ("keyTtl")', false).optional(),
+  keyTtl: duration(fieldLabel('', 'keyTtl'), false).optional(),
   retry: retrySchema.optional(),
   onUncertain: z.enum(['review', 'retry']).optional(),
   receiverKeyHeader: headerName.optional(),
@@ -132,25 +133,25 @@ export const conditionDataSchema = stepData({
   right: z.union([z.string(), z.number(), z.boolean(), z.null()]).optional(),
 }).superRefine((data, ctx) => {
   if (data.op !== 'exists' && data.right === undefined) {
-    ctx.addIssue({ code: 'custom', path: ['right'], message: 'needs a value to compare with ("right")' });
+    ctx.addIssue({ code: 'custom', path: ['right'], message: `needs a value to compare with (${fieldLabel('condition', 'right')})` });
   }
 });
 
 export const delayDataSchema = stepData({
-  for: duration('a wait time ("for")', true).optional(),
+  for: duration(fieldLabel('delay', 'for'), true).optional(),
   until: text.optional(),
 }).superRefine((data, ctx) => {
   if (data.for === undefined && data.until === undefined) {
     ctx.addIssue({
       code: 'custom',
       path: ['for'],
-      message: 'needs a wait time ("for", e.g. 2h) or a moment to wait until ("until")',
+      message: `needs a wait time (${fieldLabel('delay', 'for')}, e.g. 2h) or a moment to wait until (${fieldLabel('delay', 'until')})`,
     });
   } else if (data.for !== undefined && data.until !== undefined) {
     ctx.addIssue({
       code: 'custom',
       path: ['until'],
-      message: 'has both a wait time ("for") and a moment to wait until ("until"); keep only one',
+      message: `has both a wait time (${fieldLabel('delay', 'for')}) and a moment to wait until (${fieldLabel('delay', 'until')}); keep only one`,
     });
   }
 });
@@ -161,7 +162,7 @@ export const stateTransitionDataSchema = stepData({
   to: text,
   onStale: z.string().optional(),
   requires: z.string().optional(),
-  requiresTimeout: duration('a time to wait for the required state ("requiresTimeout")', false).optional(),
+  requiresTimeout: duration(fieldLabel('state.transition', 'requiresTimeout'), false).optional(),
 }).superRefine((data, ctx) => {
   if (new Set(data.states).size !== data.states.length) {
     ctx.addIssue({ code: 'custom', path: ['states'], message: 'lists the same state twice' });
@@ -173,7 +174,7 @@ export const stateTransitionDataSchema = stepData({
     ctx.addIssue({
       code: 'custom',
       path: [field],
-      message: `names the state "${value}" ("${field}"), which is not in its list of states (${data.states.join(', ')})`,
+      message: `names the state "${value}" in ${fieldLabel('state.transition', field)}, which is not in its list of states (${data.states.join(', ')})`,
     });
   }
 });
@@ -193,46 +194,3 @@ export const NODE_DATA_SCHEMAS = {
 
 /** A step's settings once its kind's schema has read them. */
 export type StepData<T extends NodeType> = z.output<(typeof NODE_DATA_SCHEMAS)[T]>;
-
-/**
- * How a field is named in a sentence such as `Step "X" (x) needs a URL.`. Keyed by
- * `type:field`, then by field; anything else is named by its path.
- */
-export const FIELD_NAMES: Record<string, string> = {
-  'trigger.webhook:eventId': 'an event id (what tells one delivery from another, e.g. {{ trigger.body.id }})',
-  'trigger.webhook:signature.scheme': 'a signature scheme',
-  'trigger.webhook:signature.secret': 'a signing secret',
-  'trigger.schedule:cron': 'a schedule (a cron expression such as "0 9 * * 1")',
-  'http.request:request': 'a request (a method and a URL)',
-  'http.request:request.method': 'a method (GET, POST, PUT, PATCH or DELETE)',
-  'http.request:request.url': 'a URL',
-  'email.send:smtp': 'mail server settings (host and port)',
-  'email.send:smtp.host': 'a mail server address (SMTP host)',
-  'email.send:smtp.port': 'a mail server port (SMTP port)',
-  'email.send:from': 'a sender address ("from")',
-  'email.send:to': 'a recipient address ("to")',
-  'email.send:subject': 'a subject',
-  'message.post:url': 'a webhook URL to post to',
-  'message.post:text': 'a message text',
-  'transform:outputs': 'outputs (names and the values they take)',
-  'condition:left': 'a value to check ("left")',
-  'condition:op': `a comparison (${CONDITION_OPS.join(', ')})`,
-  'delay:until': 'a moment to wait until ("until")',
-  'state.transition:entity': 'an entity key (which record this step moves, e.g. invoice:{{ trigger.body.id }})',
-  'state.transition:states': 'a list of at least two states, in order',
-  'state.transition:to': 'a target state ("to")',
-  retry: 'a retry setting',
-  'retry.max': 'a number of retries (0 to 10)',
-  'retry.backoff': 'a retry pace ("exponential" or "fixed")',
-  'retry.delayMs': 'a retry delay in milliseconds',
-  onUncertain: 'what to do when unsure ("review" or "retry")',
-  receiverKeyHeader: 'a header name for the key (letters, digits and "-")',
-  timeoutMs: 'a timeout in milliseconds',
-  sideEffect: 'a yes/no "changes something outside" setting',
-  key: 'an idempotency key',
-  label: 'a label',
-};
-
-export function fieldName(type: string, field: string): string {
-  return FIELD_NAMES[`${type}:${field}`] ?? FIELD_NAMES[field] ?? `the field "${field}"`;
-}

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { fieldName } from './node-types.ts';
+import { fieldName } from './field-labels.ts';
 import { stepLabel } from '../../../core/step-kinds.ts';
 
 /**

@@ -93,7 +93,7 @@ export function checkGraph(flow: LooseFlow): FlowProblem[] {
         nodeId: from.id,
         edgeId: edge.id,
         field: 'sourceHandle',
-        message: `The connection "${edge.id}" leaves ${ref(from.id)} without saying whether it is the "true" or the "false" path. Connect it from one of the two exits.`,
+        message: `The connection "${edge.id}" leaves ${ref(from.id)} without saying whether it is the Yes or the No path. Connect it from the Yes exit or the No exit.`,
       });
     }
   }

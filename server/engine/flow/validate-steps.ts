@@ -3,6 +3,7 @@ import { TemplateSyntaxError, formatPath, templatePaths } from '../../../core/te
 import type { RenderContext } from '../../../core/templates/render.ts';
 import { isSideEffectStep } from './document.ts';
 import { reachableFrom, type Graph } from './graph.ts';
+import { fieldLabel } from './field-labels.ts';
 import { NODE_DATA_SCHEMAS, isNodeType } from './node-types.ts';
 import { dataIssueToProblem, fieldPath, stepName, stepRef, type FlowProblem } from './problems.ts';
 import type { LooseFlow, LooseNode } from './validate-graph.ts';
@@ -57,7 +58,7 @@ function checkTemplate(
     paths = templatePaths(text);
   } catch (cause) {
     if (!(cause instanceof TemplateSyntaxError)) throw cause;
-    return [{ severity: 'error', code: 'template_syntax', nodeId: node.id, field, message: `${step} has a mistake in "${field}": ${cause.message}` }];
+    return [{ severity: 'error', code: 'template_syntax', nodeId: node.id, field, message: `${step} has a mistake in ${fieldLabel(node.type, field)}: ${cause.message}` }];
   }
   const problems: FlowProblem[] = [];
   for (const path of paths) {
@@ -69,7 +70,7 @@ function checkTemplate(
         code: 'template_unknown_value',
         nodeId: node.id,
         field,
-        message: `${step} uses ${shown} in "${field}", but there is no value called "${root ?? ''}". Values start with ${CONTEXT_ROOTS.join(', ')}.`,
+        message: `${step} uses ${shown} in ${fieldLabel(node.type, field)}, but there is no value called "${root ?? ''}". Values start with ${CONTEXT_ROOTS.join(', ')}.`,
       });
     } else if (root === 'steps' && stepId !== undefined && !ids.has(stepId)) {
       problems.push({
@@ -77,7 +78,7 @@ function checkTemplate(
         code: 'template_unknown_step',
         nodeId: node.id,
         field,
-        message: `${step} uses ${shown} in "${field}", but the flow has no step "${stepId}".`,
+        message: `${step} uses ${shown} in ${fieldLabel(node.type, field)}, but the flow has no step "${stepId}".`,
       });
     } else if (root === 'steps' && stepId !== undefined && !before.has(stepId)) {
       const other = flow.nodes.find((candidate) => candidate.id === stepId) ?? { id: stepId };
@@ -86,7 +87,7 @@ function checkTemplate(
         code: 'template_step_not_before',
         nodeId: node.id,
         field,
-        message: `${step} uses ${shown} in "${field}", but ${stepRef(other)} does not come before it in the flow, so that value may not exist when this step runs.`,
+        message: `${step} uses ${shown} in ${fieldLabel(node.type, field)}, but ${stepRef(other)} does not come before it in the flow, so that value may not exist when this step runs.`,
       });
     }
   }

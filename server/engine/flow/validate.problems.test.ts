@@ -132,7 +132,7 @@ describe('validateFlow on a broken flow', () => {
     expect(find(problems, 'edge_missing_target').message).toContain('"ghost" that does not exist');
     expect(find(problems, 'duplicate_edge_id')).toMatchObject({ edgeId: 'e8' });
     expect(find(problems, 'condition_edge_handle')).toMatchObject({ nodeId: 'check', edgeId: 'e4' });
-    expect(find(problems, 'condition_edge_handle').message).toContain('"true" or the "false" path');
+    expect(find(problems, 'condition_edge_handle').message).toContain('the Yes or the No path');
   });
 
   it('reports trigger problems', () => {

@@ -14,10 +14,12 @@ interface InspectorProps {
   flowId: string;
   node: SelectedStep;
   hookIds: ReadonlyMap<string, string>;
+  /** Shows the settings without letting them change (the editor at phone width). */
+  readOnly?: boolean;
 }
 
 /** The settings of the selected step, as a form for its kind. */
-export function Inspector({ flowId, node, hookIds }: InspectorProps) {
+export function Inspector({ flowId, node, hookIds, readOnly = false }: InspectorProps) {
   const step = useStepEditor(node);
   const info = kindInfo(node.type);
   const errors = step.problems.filter((problem) => problem.severity === 'error');
@@ -34,9 +36,11 @@ export function Inspector({ flowId, node, hookIds }: InspectorProps) {
             <h2>{info?.label ?? node.type}</h2>
             <p className="muted">{info?.summary ?? 'A kind of step this editor does not know.'}</p>
           </div>
-          <button type="button" className="button-danger small" onClick={() => dispatch({ type: 'delete', nodeIds: [node.id], edgeIds: [] })}>
-            Delete step
-          </button>
+          {!readOnly && (
+            <button type="button" className="button-danger small" onClick={() => dispatch({ type: 'delete', nodeIds: [node.id], edgeIds: [] })}>
+              Delete step
+            </button>
+          )}
         </header>
         {(errors.length > 0 || warnings.length > 0) && (
           <div className={`inspector__problems${errors.length === 0 ? ' is-warning' : ''}`} role="note" aria-label="What needs fixing in this step">
@@ -48,14 +52,17 @@ export function Inspector({ flowId, node, hookIds }: InspectorProps) {
             </ul>
           </div>
         )}
-        <Section title="Step">
-          <TextField label="Label" value={step.text('label')} onChange={(value) => step.set('label', value)} placeholder={info?.label} hint={`Shown on the canvas and in run timelines. Id: ${node.id}`} testId="inspector.label" />
-          <KindForm step={step} hookId={hookIds.get(node.id)} />
-        </Section>
-        {/* Logic steps change nothing outside; their switch only shows for one a file marked otherwise. */}
-        {info && (info.group === 'action' || (!isTriggerKind(node.type) && isSideEffectStep({ type: node.type ?? '', data: node.data }))) && (
-          <SideEffectSection step={step} flowId={flowId} />
-        )}
+        {/* A disabled fieldset keeps every field readable while none can change. */}
+        <fieldset className="inspector__fields" disabled={readOnly}>
+          <Section title="Step">
+            <TextField label="Label" value={step.text('label')} onChange={(value) => step.set('label', value)} placeholder={info?.label} hint={`Shown on the canvas and in run timelines. Id: ${node.id}`} testId="inspector.label" />
+            <KindForm step={step} hookId={hookIds.get(node.id)} />
+          </Section>
+          {/* Logic steps change nothing outside; their switch only shows for one a file marked otherwise. */}
+          {info && (info.group === 'action' || (!isTriggerKind(node.type) && isSideEffectStep({ type: node.type ?? '', data: node.data }))) && (
+            <SideEffectSection step={step} flowId={flowId} />
+          )}
+        </fieldset>
       </div>
     </PickerStepContext.Provider>
   );
