@@ -124,7 +124,7 @@ export function connectionProblem(snapshot: Snapshot, connection: ConnectionRequ
   if (source.id === target.id) return 'A step cannot lead to itself.';
   if (target.type?.startsWith('trigger.')) return 'A trigger starts the flow, so nothing can lead into it.';
   if (source.type === 'condition' && connection.sourceHandle !== 'true' && connection.sourceHandle !== 'false') {
-    return 'Connect a condition from its "true" or "false" exit.';
+    return 'Connect a condition from its Yes or No exit.';
   }
   const handle = connection.sourceHandle ?? null;
   const duplicate = snapshot.edges.some(
