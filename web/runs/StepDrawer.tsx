@@ -7,6 +7,7 @@ import type { FlowNode } from '../../server/engine/flow/document.ts';
 import { KindIcon } from '../editor/KindIcon.tsx';
 import { isTriggerKind, kindInfo, kindLabel } from '../editor/node-kinds.ts';
 import { navigate } from '../lib/router.ts';
+import { conditionOutcome, EXIT_WORDS } from './condition-words.ts';
 import { formatDateTime, formatTime, readableMessage, runRef, STEP_STATUS_WORDS } from './run-words.ts';
 import type { RunInfo, StepInfo, StepStatus, TimelineEntry } from './run-types.ts';
 import { renderedInput, triggerOf } from './step-input.ts';
@@ -178,9 +179,13 @@ function Attempts({ events, context }: { events: readonly TimelineEntry[]; conte
 function statusSentence(step: StepInfo, status: StepStatus, run: RunInfo, events: readonly TimelineEntry[], context: SentenceContext): string {
   const latest = (type: string) => [...events].reverse().find((event) => event.type === type);
   switch (status) {
-    case 'succeeded':
+    case 'succeeded': {
       if (isTriggerKind(step.type)) return 'This is how the run began.';
+      const outcome = step.type === 'condition' ? conditionOutcome(step.output) : null;
+      if (outcome) return `${outcome.sentence}: the run went on through the “${EXIT_WORDS[outcome.branch]}” exit.`;
+      if (context.decision?.(step.nodeId) === 'happened') return 'Recorded as done by your decision that it happened; it was not done again.';
       return step.sideEffect ? 'Done in this run. Its key is recorded, so the same work is never done twice.' : 'Done in this run.';
+    }
     case 'duplicate': {
       const owner = step.claim?.ownerRunId;
       return `This work was already done${owner ? ` by ${owner === run.id ? 'this run' : runRef(owner, context.numbers)}` : ''}; its result was reused and nothing was done twice.`;
