@@ -224,7 +224,7 @@ function AttemptDurations({ spans }: { spans: readonly AttemptSpan[] }) {
   }
   return (
     <span data-testid="run.durations">
-      {spans.map((span) => `Attempt ${span.attempt} ${took(span)}`).join(', ')}
+      {spans.map((span, index) => `${index === 0 ? 'Attempt' : 'attempt'} ${span.attempt} ${took(span)}`).join(', ')}
     </span>
   );
 }
