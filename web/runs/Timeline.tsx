@@ -130,7 +130,7 @@ export function Timeline({ events, context, loading, attempt, selectedNodeId, on
           ))}
         </div>
       </div>
-      <div className="timeline__viewport" ref={viewport} onScroll={onScroll} tabIndex={0} aria-label="Timeline, scrollable">
+      <div className="timeline__viewport" ref={viewport} onScroll={onScroll} tabIndex={0} role="group" aria-label="Timeline, scrollable">
         <div role="list" aria-label="Timeline" aria-busy={loading} className="timeline__list" style={{ height: range.totalHeight }}>
           {rows}
         </div>
