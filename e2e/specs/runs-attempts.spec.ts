@@ -114,7 +114,8 @@ test('a condition says which way it went, and the canvas shows the path taken', 
   await expect(runPage.node('tag_small')).toHaveAttribute('data-status', 'skipped');
 
   await runPage.node('big').click();
-  await expect(runPage.drawer()).toContainText('50 is more than 30 → Yes');
+  await expect(runPage.drawer().getByTestId('step-drawer.decision')).toHaveText('50 is more than 30 → Yes');
+  await expect(runPage.drawer()).not.toContainText('"op"');
 
   // The other way round: a small order takes the No exit.
   const small = await trpcCall<{ runId: string }>(request, 'runs.start', { flowId, input: { order: { total: 12 } } });

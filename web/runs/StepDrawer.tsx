@@ -39,6 +39,7 @@ export function StepDrawer({ step, status, node, run, steps, events, context, on
   const headingId = `drawer-${step.nodeId}`;
   const lastFailure = [...events].reverse().find((event) => event.type === 'step.failed' || event.type === 'step.retry_scheduled');
   const answer = receiverAnswer(step.output, lastFailure?.data?.response);
+  const condition = step.type === 'condition' ? conditionOutcome(step.output) : null;
 
   return (
     <aside className="step-drawer" aria-labelledby={headingId} data-testid="step-drawer">
@@ -93,14 +94,23 @@ export function StepDrawer({ step, status, node, run, steps, events, context, on
           </Section>
         )}
 
-        <Section title={trigger ? 'What arrived' : 'Input'}>
-          <Json value={trigger ? triggerOf(run) : node ? renderedInput(node, run, steps) : null} empty="No settings." />
-        </Section>
-
-        {!trigger && (
-          <Section title="Output">
-            <Json value={step.output} empty={status === 'not_reached' ? 'None: the step did not run.' : 'None recorded.'} />
+        {condition ? (
+          // A condition's settings and output are its comparison: said in words, not as JSON.
+          <Section title="Decision">
+            <p data-testid="step-drawer.decision">{condition.sentence}</p>
+            <p className="muted">The run went on through the “{EXIT_WORDS[condition.branch]}” exit; the steps after the other exit were skipped.</p>
           </Section>
+        ) : (
+          <>
+            <Section title={trigger ? 'What arrived' : 'Input'}>
+              <Json value={trigger ? triggerOf(run) : node ? renderedInput(node, run, steps) : null} empty="No settings." />
+            </Section>
+            {!trigger && (
+              <Section title="Output">
+                <Json value={step.output} empty={status === 'not_reached' ? 'None: the step did not run.' : 'None recorded.'} />
+              </Section>
+            )}
+          </>
         )}
 
         {answer && (
