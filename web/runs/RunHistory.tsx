@@ -108,7 +108,7 @@ export function RunHistory() {
               <th scope="col">Status</th>
               <th scope="col">Trigger</th>
               <th scope="col">Started</th>
-              <th scope="col">Duration</th>
+              <th scope="col" title="How long the latest attempt took, without the wait before a rerun">Duration</th>
               <th scope="col" className="num" title="Side effects that were already done and were not done again">Duplicates stopped</th>
               <th scope="col" className="num" title="Steps that did not need to run again">Skipped</th>
             </tr>
