@@ -24,6 +24,20 @@ async function expectNoSidewaysScroll(page: Page) {
   expect(widths.scroll, `the page is ${widths.scroll} px wide on a ${widths.client} px screen`).toBeLessThanOrEqual(widths.client);
 }
 
+/**
+ * Every button and link that carries an aria-label says in it the words it shows, so
+ * people who see the page and people who hear it name the control alike.
+ */
+async function expectNamesContainVisibleText(page: Page) {
+  const mismatches = await page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('button[aria-label], a[aria-label], [role="button"][aria-label], [role="link"][aria-label]')]
+      .map((element) => ({ label: element.getAttribute('aria-label') ?? '', text: element.innerText.replace(/\s+/g, ' ').trim() }))
+      // Icon-only controls (×, +) have no words to repeat.
+      .filter(({ label, text }) => /[a-z]{2}/i.test(text) && !label.toLowerCase().includes(text.toLowerCase())),
+  );
+  expect(mismatches).toEqual([]);
+}
+
 test.beforeEach(async ({ request }) => {
   await resetSandbox(request);
 });
@@ -38,6 +52,7 @@ test('a failed run opens on a phone: header, timeline rows, Rerun and Replay all
   await runPage.waitForStatus('failed');
   await expect(runPage.entries()).not.toHaveCount(0);
   await expectNoSidewaysScroll(page);
+  await expectNamesContainVisibleText(page);
 
   // The heading reads on one line, not one word per line.
   const heading = await page.getByRole('heading', { level: 1 }).boundingBox();
@@ -114,6 +129,7 @@ test('the runs list is cards on a phone; a card opens its run', async ({ runHist
   await expect(card).toContainText('succeeded');
   await expect(card).toContainText('Webhook event evt_phone_list');
   await expectNoSidewaysScroll(page);
+  await expectNamesContainVisibleText(page);
 
   await page.getByLabel('Status').selectOption('succeeded');
   await expect(card).toBeVisible();
@@ -132,6 +148,7 @@ test('the flow list is cards on a phone, and a template button is named by what 
   await expect(card).toBeVisible();
   await expect(card.getByTestId('flow-list.runs-today')).toHaveText('0');
   await expectNoSidewaysScroll(page);
+  await expectNamesContainVisibleText(page);
 
   // The visible words are the start of the accessible name, never replaced by other words.
   const use = flowList.template(TEMPLATE_NAME).getByRole('button', { name: 'Use this template', exact: true });
@@ -158,6 +175,7 @@ test('the inbox is cards on a phone, and a delivery is replayed from it', async 
   await expect(inbox.rows().first()).toContainText('evt_phone_inbox');
   await expect(inbox.rows().first()).toContainText('duplicate ×1');
   await expectNoSidewaysScroll(page);
+  await expectNamesContainVisibleText(page);
 
   await inbox.rows().first().getByRole('button', { name: 'Replay' }).tap();
   await expect(page).toHaveURL(/\/runs\/run_/);
