@@ -36,8 +36,17 @@ const BIG_ORDER = {
   ],
 };
 
-test.beforeEach(async ({ request }) => {
+// A script error blanks the page; no test passes over one.
+let pageErrors: string[] = [];
+
+test.beforeEach(async ({ request, page }) => {
   await resetSandbox(request);
+  pageErrors = [];
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+});
+
+test.afterEach(() => {
+  expect(pageErrors).toEqual([]);
 });
 
 test('after a rerun the page follows the new attempt and times each attempt on its own', async ({ runPage, request }) => {

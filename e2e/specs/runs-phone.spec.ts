@@ -38,8 +38,17 @@ async function expectNamesContainVisibleText(page: Page) {
   expect(mismatches).toEqual([]);
 }
 
-test.beforeEach(async ({ request }) => {
+// A script error blanks the page; no test passes over one.
+let pageErrors: string[] = [];
+
+test.beforeEach(async ({ request, page }) => {
   await resetSandbox(request);
+  pageErrors = [];
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+});
+
+test.afterEach(() => {
+  expect(pageErrors).toEqual([]);
 });
 
 test('a failed run opens on a phone: header, timeline rows, Rerun and Replay all work', async ({ runPage, page, request }) => {
@@ -70,6 +79,7 @@ test('a failed run opens on a phone: header, timeline rows, Rerun and Replay all
   // A step's details open on the phone too.
   await runPage.node('invoice').click();
   await expect(runPage.drawer()).toContainText('Create invoice');
+  await expect(runPage.drawer().getByRole('heading', { name: 'Create invoice' })).toBeInViewport();
   await expectNoSidewaysScroll(page);
   await runPage.drawer().getByRole('button', { name: 'Close step details' }).click();
 

@@ -5,7 +5,7 @@
 import { useSyncExternalStore } from 'react';
 
 // Must match the `max-width` of the phone media queries in styles.css and runs.css.
-export const NARROW_QUERY = '(max-width: 640px)';
+export const NARROW_QUERY = '(max-width: 760px)';
 
 function subscribe(notify: () => void) {
   const query = window.matchMedia(NARROW_QUERY);

@@ -2,7 +2,7 @@
  * Everything about one step in this run: what it was asked to do, its key and the claim
  * that guards it, what the receiver answered, and each try with its errors.
  */
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import type { FlowNode } from '../../server/engine/flow/document.ts';
 import { KindIcon } from '../editor/KindIcon.tsx';
 import { isTriggerKind, kindInfo, kindLabel } from '../editor/node-kinds.ts';
@@ -40,9 +40,14 @@ export function StepDrawer({ step, status, node, run, steps, events, context, on
   const lastFailure = [...events].reverse().find((event) => event.type === 'step.failed' || event.type === 'step.retry_scheduled');
   const answer = receiverAnswer(step.output, lastFailure?.data?.response);
   const condition = step.type === 'condition' ? conditionOutcome(step.output) : null;
+  // On a phone the details open below the canvas, possibly off screen: bring them into view.
+  const drawer = useRef<HTMLElement>(null);
+  useEffect(() => {
+    drawer.current?.scrollIntoView({ block: 'nearest' });
+  }, []);
 
   return (
-    <aside className="step-drawer" aria-labelledby={headingId} data-testid="step-drawer">
+    <aside ref={drawer} className="step-drawer" aria-labelledby={headingId} data-testid="step-drawer">
       <header className={`step-drawer__head inspector__head--${group}`}>
         <span className="inspector__icon"><KindIcon kind={step.type} /></span>
         <div>
