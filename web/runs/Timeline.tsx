@@ -66,8 +66,13 @@ export function Timeline({ events, context, loading, attempt, selectedNodeId, on
     following.current = true;
     setFilter('all');
     element.scrollTop = element.scrollHeight;
-    element.scrollIntoView({ block: 'nearest' });
-    element.focus({ preventScroll: true });
+    // The button that began it (Rerun, a decision) is gone with the old status, leaving the
+    // focus nowhere; the timeline takes it. Someone busy elsewhere on the page keeps theirs.
+    const focus = document.activeElement;
+    if (focus === null || focus === document.body) {
+      element.scrollIntoView({ block: 'nearest' });
+      element.focus({ preventScroll: true });
+    }
   }, [attempt]);
 
   // Choosing a step brings its latest event into view.
