@@ -38,7 +38,7 @@ export function App() {
   const current = route(usePath());
   const section = current.page === 'runs' || current.page === 'run' ? 'runs' : current.page === 'secrets' ? 'secrets' : 'flows';
   return (
-    <div className={FULL_HEIGHT.has(current.page) ? 'app app--editor' : 'app'}>
+    <div className={`app app--page-${current.page}${FULL_HEIGHT.has(current.page) ? ' app--editor' : ''}`}>
       <header className="app-header">
         <a href="/" onClick={(event) => { event.preventDefault(); navigate('/'); }} className="brand">
           Onceflow

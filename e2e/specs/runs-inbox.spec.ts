@@ -75,7 +75,7 @@ test('the history filters failed runs of a flow and reruns them all after a summ
   await page.getByRole('button', { name: 'Rerun all failed runs…' }).click();
   const dialog = page.getByTestId('bulk-rerun.dialog');
   await expect(dialog).toContainText('Each of the 2 runs continues as a new attempt');
-  await expect(dialog.getByRole('list', { name: 'What the rerun will do' })).toContainText('4 side effects act again');
+  await expect(dialog.getByRole('list', { name: 'What the rerun will do' })).toContainText('4 side effects will act');
   await dialog.getByRole('button', { name: 'Rerun 2 runs' }).click();
   await expect(page.getByRole('region', { name: 'Rerun many runs' })).toContainText('2 runs started again');
 

@@ -2,10 +2,13 @@
  * What a rerun would do, step by step, before anyone clicks: checkpointed steps are
  * skipped; side-effect steps whose key is already done come back as duplicates; the rest
  * act. Keys are rendered from the run's own data where they can be; a key that depends on
- * a step that has not run yet is only known when the rerun reaches it.
+ * a step that has not run yet is only known when the rerun reaches it. Every phrase says
+ * what happened: a step that never began in this run "runs for the first time", only one
+ * that began before "acts again", and a checkpoint a person's decision wrote says so.
  */
 import { readClaim } from '../store/claims.ts';
 import type { Db } from '../store/db.ts';
+import { readStepTraces } from '../store/run-page.ts';
 import { loadCheckpoints } from '../store/timeline.ts';
 import { claimReference, type ClaimReference } from './claim-reference.ts';
 import type { TypedStep } from './flow/planned-step.ts';
@@ -22,6 +25,8 @@ export interface PreviewStep {
   label: string;
   sideEffect: boolean;
   action: PreviewAction;
+  /** Whether the step began in this run before; an acting step that did not runs for the first time. */
+  ranBefore: boolean;
   reason: string;
 }
 
@@ -41,6 +46,7 @@ function renderClaim(step: TypedStep, context: RenderContext, flowId: string): C
 
 export async function previewRerun(db: Db, run: RunRow, plan: FlowPlan): Promise<RerunPreview> {
   const checkpoints = new Map<string, CheckpointRow>((await loadCheckpoints(db, run.id)).map((row) => [row.nodeId, row]));
+  const began = new Set((await readStepTraces(db, run.id)).filter((trace) => trace.started > 0).map((trace) => trace.nodeId));
   const context: RenderContext = { trigger: triggerContext(run), steps: {} };
   const steps: PreviewStep[] = [];
   for (const step of plan.order) {
@@ -49,16 +55,20 @@ export async function previewRerun(db: Db, run: RunRow, plan: FlowPlan): Promise
       continue;
     }
     const { sideEffect } = step;
-    const show = (action: PreviewAction, reason: string) => steps.push({ nodeId: step.id, label: step.label, sideEffect, action, reason });
     const checkpoint = checkpoints.get(step.id);
+    const ranBefore = began.has(step.id) || checkpoint !== undefined;
+    const show = (action: PreviewAction, reason: string) => steps.push({ nodeId: step.id, label: step.label, sideEffect, action, ranBefore, reason });
+    // The words for a step that will act, by whether it acted in this run before.
+    const acts = ranBefore ? 'Acts again' : 'Runs for the first time';
     if (checkpoint?.status === 'succeeded' || checkpoint?.status === 'skipped') {
       context.steps[step.id] = { output: checkpoint.output };
-      const why = checkpoint.status === 'skipped' ? 'it was skipped before and stays skipped' : `it already finished in attempt ${checkpoint.attempt}`;
-      show('skip', `Skipped: ${why}.`);
+      show('skip', `Skipped: ${checkpointWords(checkpoint)}.`);
       continue;
     }
     if (!sideEffect) {
-      show('act', 'Runs again: it changes nothing outside Onceflow, so repeating it is harmless.');
+      show('act', ranBefore
+        ? 'Runs again: it changes nothing outside Onceflow, so repeating it is harmless.'
+        : 'Runs for the first time: this run did not get to it before. It changes nothing outside Onceflow.');
       continue;
     }
     if (checkpoint?.status === 'uncertain') {
@@ -73,7 +83,7 @@ export async function previewRerun(db: Db, run: RunRow, plan: FlowPlan): Promise
     }
     const ref = renderClaim(step, context, run.flowId);
     if (!ref) {
-      show('act', 'Acts if its key is new: the key depends on earlier steps, so it is known only when the rerun gets there.');
+      show('act', `${acts} if its key is new: the key depends on earlier steps, so it is known only when the rerun gets there.`);
       continue;
     }
     const claim = await readClaim(db, ref.scope, ref.key);
@@ -84,10 +94,21 @@ export async function previewRerun(db: Db, run: RunRow, plan: FlowPlan): Promise
       const skipped = skipRecordOf(claim.output);
       show('review', `Waits for a decision: ${skipped ? describeSkip(skipped) : `it is not known whether key ${ref.key} was done.`}`);
     } else {
-      show('act', `Acts: nothing was done yet with key ${ref.key}${claim?.status === 'failed' ? ' (the last try was refused)' : ''}.`);
+      const why = claim?.status === 'failed' ? ' (the last try was refused)' : ranBefore ? '' : '; this run did not get to it before';
+      show('act', `${acts}: nothing was done yet with key ${ref.key}${why}.`);
     }
   }
   const counts: Record<PreviewAction, number> = { skip: 0, deduplicate: 0, act: 0, review: 0 };
   for (const step of steps) if (step.action === 'skip' || step.sideEffect) counts[step.action]++;
   return { steps, counts };
+}
+
+/** Why a checkpointed step is skipped: it finished, a person recorded it as done, or it was skipped. */
+function checkpointWords(checkpoint: CheckpointRow): string {
+  const output = (checkpoint.output ?? {}) as { resolved?: unknown; reason?: unknown };
+  if (checkpoint.status === 'skipped') {
+    return output.reason === 'review' ? 'your decision skipped it, so it stays skipped' : 'it was skipped before and stays skipped';
+  }
+  if (output.resolved === 'happened') return `recorded as done by your decision (attempt ${checkpoint.attempt}) that it happened`;
+  return `it already finished in attempt ${checkpoint.attempt}`;
 }

@@ -8,6 +8,7 @@ import { readClaim, readClaims, recordSkipOnUncertainClaim, resolveUncertainClai
 import type { SkipRecord } from './review-decisions.ts';
 import type { Db } from '../store/db.ts';
 import type { FlowStore } from '../store/flows.ts';
+import { currentAttemptStarts } from '../store/attempt-starts.ts';
 import { stepCounts } from '../store/run-stats.ts';
 import { getRun, insertRun, listRuns, transitionRun } from '../store/runs.ts';
 import { eventsAfter, readStepTraces } from '../store/run-page.ts';
@@ -76,9 +77,11 @@ export function runService({ db, flows, plans, clock, onQueued }: RunServiceDeps
       const limit = Math.min(filter.limit ?? 50, 500);
       const rows = await listRuns(db, { flowId: filter.flowId, status: filter.status, search: filter.search, beforeSeq: filter.cursor, limit: limit + 1 });
       const page = rows.slice(0, limit);
-      const [counts, versions] = await Promise.all([
+      const [counts, versions, attemptStarts] = await Promise.all([
         stepCounts(db, page.map((run) => run.id)),
         flows.versionNumbers([...new Set(page.map((run) => run.versionId))]),
+        // Only a rerun's attempt began later than the run: the others need no look.
+        currentAttemptStarts(db, page.filter((run) => run.attempt > 1).map((run) => run.id)),
       ]);
       const runs = await Promise.all(page.map(async (run) => ({
         ...summarizeRun(run),
@@ -86,7 +89,7 @@ export function runService({ db, flows, plans, clock, onQueued }: RunServiceDeps
         version: versions.get(run.versionId) ?? null,
         duplicates: counts.get(run.id)?.duplicates ?? 0,
         skipped: counts.get(run.id)?.skipped ?? 0,
-        durationMs: run.startedAt !== null && run.finishedAt !== null ? run.finishedAt - run.startedAt : null,
+        durationMs: attemptDuration(run, attemptStarts.get(run.id)),
       })));
       return { runs, nextCursor: rows.length > limit ? page.at(-1)!.seq : null };
     },
@@ -248,6 +251,15 @@ export function runService({ db, flows, plans, clock, onQueued }: RunServiceDeps
       return { runId: id };
     },
   };
+}
+
+/**
+ * How long the run's latest attempt took: from its own start, so the time a failed run
+ * waited before someone reran it is not counted (null while it has not finished).
+ */
+function attemptDuration(run: RunRow, attemptStartedAt: number | undefined): number | null {
+  const startedAt = run.attempt > 1 ? (attemptStartedAt ?? null) : run.startedAt;
+  return startedAt !== null && run.finishedAt !== null ? Math.max(0, run.finishedAt - startedAt) : null;
 }
 
 /** Waits, or stops waiting as soon as the watcher leaves. */

@@ -1,8 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { navigate } from '../lib/router.ts';
+import { useNarrowScreen } from '../lib/useNarrowScreen.ts';
 import { trpc } from '../lib/trpc.ts';
 import { ImportButton } from './ImportButton.tsx';
+import { FlowCards } from './FlowCards.tsx';
 import { TemplateGallery } from './TemplateGallery.tsx';
 
 export function FlowList() {
@@ -10,6 +12,7 @@ export function FlowList() {
   // Polled, so today's counts follow the runs without a reload.
   const flows = useQuery({ ...trpc.flows.list.queryOptions(), refetchInterval: 5000 });
   const [name, setName] = useState('');
+  const narrow = useNarrowScreen();
   const create = useMutation(
     trpc.flows.create.mutationOptions({
       onSuccess: async ({ id }) => {
@@ -43,7 +46,8 @@ export function FlowList() {
       {flows.isPending && <p>Loading flows…</p>}
       {flows.error && <p role="alert" className="error">The flows could not be loaded: {flows.error.message}</p>}
       {flows.data && flows.data.length === 0 && <p className="empty">No flows yet. Create one, import a flow file, or start from a template below.</p>}
-      {flows.data && flows.data.length > 0 && (
+      {flows.data && flows.data.length > 0 && narrow && <FlowCards flows={flows.data} />}
+      {flows.data && flows.data.length > 0 && !narrow && (
         <table className="flow-list" aria-label="Flows">
           <thead>
             <tr>
@@ -67,8 +71,8 @@ export function FlowList() {
                 <td className={`num${flow.duplicatesThisWeek > 0 ? ' is-dedupe' : ''}`} data-testid="flow-list.duplicates">{flow.duplicatesThisWeek.toLocaleString()}</td>
                 <td>
                   <span className="flow-list__links">
-                    <a href={`/runs?flow=${flow.id}`} onClick={(event) => { event.preventDefault(); navigate(`/runs?flow=${flow.id}`); }} aria-label={`Runs of ${flow.name}`}>Runs</a>
-                    <a href={`/flows/${flow.id}/inbox`} onClick={(event) => { event.preventDefault(); navigate(`/flows/${flow.id}/inbox`); }} aria-label={`Inbox of ${flow.name}`}>Inbox</a>
+                    <a href={`/runs?flow=${flow.id}`} onClick={(event) => { event.preventDefault(); navigate(`/runs?flow=${flow.id}`); }} >Runs<span className="visually-hidden"> of {flow.name}</span></a>
+                    <a href={`/flows/${flow.id}/inbox`} onClick={(event) => { event.preventDefault(); navigate(`/flows/${flow.id}/inbox`); }} >Inbox<span className="visually-hidden"> of {flow.name}</span></a>
                   </span>
                 </td>
               </tr>

@@ -3,7 +3,11 @@ import { navigate } from '../lib/router.ts';
 import { trpc } from '../lib/trpc.ts';
 import { kindLabel } from '../editor/node-kinds.ts';
 
-/** Ready-made flows; choosing one makes an editable copy and opens it. */
+/**
+ * Ready-made flows; choosing one makes an editable copy and opens it. Each card is named
+ * by its heading, so its button says only what it does: the name people hear is the words
+ * they see.
+ */
 export function TemplateGallery() {
   const queryClient = useQueryClient();
   const templates = useQuery(trpc.gallery.list.queryOptions());
@@ -34,7 +38,7 @@ export function TemplateGallery() {
                 </span>
               ))}
             </div>
-            <button type="button" className="button-secondary" disabled={use.isPending} onClick={() => use.mutate({ templateId: template.id })} aria-label={`Use template ${template.name}`}>
+            <button type="button" className="button-secondary" disabled={use.isPending} onClick={() => use.mutate({ templateId: template.id })}>
               Use this template
             </button>
           </li>

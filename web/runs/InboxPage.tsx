@@ -8,6 +8,7 @@ import './runs.css';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useMemo, type MouseEvent } from 'react';
 import { navigate } from '../lib/router.ts';
+import { useNarrowScreen } from '../lib/useNarrowScreen.ts';
 import { trpc } from '../lib/trpc.ts';
 import { formatWhen, RUN_STATUS_WORDS } from './run-words.ts';
 import type { InboxData, RunStatus } from './run-types.ts';
@@ -30,6 +31,7 @@ export function InboxPage({ flowId }: { flowId: string }) {
   }, [inbox.data]);
 
   const name = flow.data?.name ?? 'this flow';
+  const narrow = useNarrowScreen();
   const hooks = inbox.data?.triggers.filter((trigger) => trigger.kind === 'trigger.webhook') ?? [];
   const go = (path: string) => (event: MouseEvent) => {
     event.preventDefault();
@@ -71,7 +73,40 @@ export function InboxPage({ flowId }: { flowId: string }) {
             : 'No deliveries yet. Give the webhook address to the service that should send events.'}
         </p>
       )}
-      {rows.length > 0 && (
+      {rows.length > 0 && narrow && (
+        <ul className="cards" aria-label="Deliveries">
+          {rows.map((row) =>
+            row.kind === 'delivery' ? (
+              <li key={row.delivery.id} className="card" data-testid="inbox.row" data-status={row.delivery.duplicates > 0 ? 'duplicate' : 'accepted'}>
+                <div className="card__head">
+                  <code className="card__code">{row.delivery.eventId}</code>
+                  <span className={`delivery-status ${row.delivery.duplicates > 0 ? 'is-duplicate' : 'is-accepted'}`}>{row.delivery.status}</span>
+                </div>
+                <p className="card__line card__muted">
+                  Received {formatWhen(row.delivery.receivedAt)}
+                  {row.delivery.lastSeenAt !== row.delivery.receivedAt && ` · last repeat ${formatWhen(row.delivery.lastSeenAt)}`}
+                  {row.delivery.duplicates > 0 && ' · repeats were ignored'}
+                </p>
+                <div className="card__actions">
+                  <a href={`/runs/${row.delivery.runId}`} onClick={go(`/runs/${row.delivery.runId}`)}>Open run</a>
+                  <span className={`status-pill status--${row.delivery.runStatus}`}>{RUN_STATUS_WORDS[row.delivery.runStatus as RunStatus] ?? row.delivery.runStatus}</span>
+                  <ReplayButton disabled={replay.isPending} onReplay={() => replay.mutate({ eventId: row.delivery.id })} />
+                </div>
+              </li>
+            ) : (
+              <li key={`rejection-${row.rejection.id}`} className="card" data-testid="inbox.row" data-status="rejected">
+                <div className="card__head">
+                  <span className="delivery-status is-rejected">rejected</span>
+                  <span className="card__muted">({row.rejection.status})</span>
+                </div>
+                <p className="card__line cell-reason">{row.rejection.reason}</p>
+                <p className="card__line card__muted">Received {formatWhen(row.rejection.receivedAt)}</p>
+              </li>
+            ),
+          )}
+        </ul>
+      )}
+      {rows.length > 0 && !narrow && (
         <table className="run-table inbox-table" aria-label="Deliveries">
           <thead>
             <tr>
@@ -100,15 +135,7 @@ export function InboxPage({ flowId }: { flowId: string }) {
                     <span className={`status-pill status--${row.delivery.runStatus}`}>{RUN_STATUS_WORDS[row.delivery.runStatus as RunStatus] ?? row.delivery.runStatus}</span>
                   </td>
                   <td className="actions-cell">
-                    <button
-                      type="button"
-                      className="button-secondary small"
-                      disabled={replay.isPending}
-                      onClick={() => replay.mutate({ eventId: row.delivery.id })}
-                      title="Runs this event again as a new run. Work already done is stopped as a duplicate."
-                    >
-                      Replay
-                    </button>
+                    <ReplayButton disabled={replay.isPending} onReplay={() => replay.mutate({ eventId: row.delivery.id })} />
                   </td>
                 </tr>
               ) : (
@@ -117,7 +144,7 @@ export function InboxPage({ flowId }: { flowId: string }) {
                   <td>{formatWhen(row.rejection.receivedAt)}</td>
                   <td colSpan={3}>
                     <span className="delivery-status is-rejected">rejected</span> <span className="cell-reason">{row.rejection.reason}</span>{' '}
-                    <span className="muted">({row.rejection.status})</span>
+                    <span className="card__muted">({row.rejection.status})</span>
                   </td>
                 </tr>
               ),
@@ -126,5 +153,13 @@ export function InboxPage({ flowId }: { flowId: string }) {
         </table>
       )}
     </section>
+  );
+}
+
+function ReplayButton({ disabled, onReplay }: { disabled: boolean; onReplay(): void }) {
+  return (
+    <button type="button" className="button-secondary small" disabled={disabled} onClick={onReplay} title="Runs this event again as a new run. Work already done is stopped as a duplicate.">
+      Replay
+    </button>
   );
 }

@@ -5,6 +5,7 @@ import { TimelineIcon } from './TimelineIcon.tsx';
 import type { IconName } from './timeline-sentences.ts';
 
 type Action = keyof PreviewCounts;
+type PreviewStep = RerunPreview['steps'][number];
 
 const ACTIONS: Record<Action, { title: string; icon: IconName; tone: string }> = {
   skip: { title: 'Skipped', icon: 'skip', tone: 'skip' },
@@ -18,7 +19,7 @@ export function CountsLine({ counts }: { counts: PreviewCounts }) {
     <ul className="preview-counts" aria-label="What the rerun will do">
       <li className="tone--skip"><strong>{counts.skip}</strong> {counts.skip === 1 ? 'step skipped' : 'steps skipped'}</li>
       <li className="tone--dedupe"><strong>{counts.deduplicate}</strong> {counts.deduplicate === 1 ? 'duplicate stopped' : 'duplicates stopped'}</li>
-      <li className="tone--act"><strong>{counts.act}</strong> {counts.act === 1 ? 'side effect acts again' : 'side effects act again'}</li>
+      <li className="tone--act"><strong>{counts.act}</strong> {counts.act === 1 ? 'side effect will act' : 'side effects will act'}</li>
       <li className="tone--warn"><strong>{counts.review}</strong> {counts.review === 1 ? 'waits for a decision' : 'wait for a decision'}</li>
     </ul>
   );
@@ -30,9 +31,9 @@ export function PreviewSteps({ preview }: { preview: RerunPreview }) {
     <ol className="preview-steps" data-testid="rerun.preview">
       {preview.steps.map((step) => {
         const action = ACTIONS[step.action];
-        const title = step.action === 'act' && !step.sideEffect ? 'Runs again' : action.title;
+        const { title, tone } = stepTitle(step, action);
         return (
-          <li key={step.nodeId} className={`preview-step tone--${action.tone}`} data-action={step.action}>
+          <li key={step.nodeId} className={`preview-step tone--${tone}`} data-action={step.action}>
             <span className="preview-step__icon" aria-hidden="true"><TimelineIcon name={action.icon} /></span>
             <span className="preview-step__text">
               <span className="preview-step__head">
@@ -48,9 +49,21 @@ export function PreviewSteps({ preview }: { preview: RerunPreview }) {
   );
 }
 
+/**
+ * The words over one step: an acting step that never began in this run "runs for the first
+ * time" (nothing alarming, so not in red); only one that began before "acts again".
+ */
+export function stepTitle(step: Pick<PreviewStep, 'action' | 'sideEffect' | 'ranBefore' | 'reason'>, action = ACTIONS[step.action]): { title: string; tone: string } {
+  const own = { title: action.title, tone: action.tone };
+  if (step.action !== 'act') return own;
+  if (step.reason.startsWith('Cannot run')) return { title: 'Cannot run', tone: 'bad' };
+  if (!step.ranBefore) return { title: 'Runs for the first time', tone: 'info' };
+  return step.sideEffect ? own : { title: 'Runs again', tone: 'info' };
+}
+
 /** The server's reason starts with the action ("Skipped: it …"), which the row already shows. */
 export function withoutAction(reason: string): string {
-  const rest = reason.replace(/^(?:Skipped|Acts|Runs again|Duplicate stopped|Waits for (?:your|a) decision)\s*:\s*/i, '');
+  const rest = reason.replace(/^(?:Skipped|Acts again|Acts|Runs again|Runs for the first time|Duplicate stopped|Waits for (?:your|a) decision)\s*:\s*/i, '');
   return rest.charAt(0).toUpperCase() + rest.slice(1);
 }
 

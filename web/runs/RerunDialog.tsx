@@ -11,11 +11,12 @@ export function RerunDialog({ runId, seq, onClose }: { runId: string; seq: numbe
   const rerun = useMutation(
     trpc.runs.rerun.mutationOptions({
       onSuccess: async () => {
+        // Closed first, so the focus it gives back is moved on to the new attempt's events.
+        onClose();
         await Promise.all([
           refreshRun(queryClient, runId),
           queryClient.invalidateQueries({ queryKey: trpc.runs.list.queryKey() }),
         ]);
-        onClose();
       },
     }),
   );

@@ -1,6 +1,7 @@
 /**
  * The flow as it was run, read-only: the editor's step boxes, each framed in the colour
- * of its status in this run, with a legend. Clicking a step opens its details.
+ * of its status in this run, with a legend. Clicking a step opens its details. A
+ * condition's exit the run took is drawn strong and the other faint, so the path shows.
  */
 import '@xyflow/react/dist/style.css';
 import '../editor/editor.css';
@@ -11,8 +12,9 @@ import type { StepEdge, StepNode } from '../editor/editor-changes.ts';
 import { snapshotFromDocument } from '../editor/flow-document.ts';
 import { KINDS } from '../editor/node-kinds.ts';
 import { StepNodeView } from '../editor/StepNodeView.tsx';
+import { conditionOutcome, EXIT_WORDS } from './condition-words.ts';
 import { STEP_STATUS_MEANINGS, STEP_STATUS_WORDS } from './run-words.ts';
-import type { StepStatus } from './run-types.ts';
+import type { StepInfo, StepStatus } from './run-types.ts';
 
 const StatusContext = createContext<ReadonlyMap<string, StepStatus>>(new Map());
 
@@ -38,28 +40,43 @@ const UNREACHED: ReadonlySet<StepStatus> = new Set(['not_reached', 'skipped']);
 
 interface RunCanvasProps {
   document: FlowDocument;
+  steps: readonly StepInfo[];
   statuses: ReadonlyMap<string, StepStatus>;
   selectedId: string | null;
   onSelect(nodeId: string | null): void;
 }
 
-export function RunCanvas({ document, statuses, selectedId, onSelect }: RunCanvasProps) {
+export function RunCanvas({ document, steps, statuses, selectedId, onSelect }: RunCanvasProps) {
   const base = useMemo(() => snapshotFromDocument(document), [document]);
   const nodes = useMemo(() => base.nodes.map((node) => ({ ...node, selected: node.id === selectedId, draggable: false, connectable: false })), [base, selectedId]);
-  // A connection into a step the run did not reach is drawn faint.
+  // The exit each condition took in this run, by the condition's id.
+  const taken = useMemo(() => {
+    const map = new Map<string, 'true' | 'false'>();
+    for (const step of steps) {
+      const outcome = step.type === 'condition' ? conditionOutcome(step.output) : null;
+      if (outcome) map.set(step.nodeId, outcome.branch);
+    }
+    return map;
+  }, [steps]);
+  // A connection into a step the run did not reach is drawn faint; a condition's exit is
+  // strong when the run went that way and faint when it did not.
   const edges = useMemo<StepEdge[]>(
     () =>
       base.edges.map((edge) => {
-        const faint = UNREACHED.has(statuses.get(edge.target) ?? 'not_reached');
+        const exit = taken.get(edge.source);
+        const path = exit === undefined || (edge.sourceHandle !== 'true' && edge.sourceHandle !== 'false') ? null : edge.sourceHandle === exit ? 'taken' : 'not-taken';
+        const faint = path === 'not-taken' || UNREACHED.has(statuses.get(edge.target) ?? 'not_reached');
+        const exitWords = edge.sourceHandle === 'true' || edge.sourceHandle === 'false' ? EXIT_WORDS[edge.sourceHandle] : undefined;
         return {
           ...edge,
+          ...(exitWords ? { label: path === 'taken' ? `${exitWords} (taken)` : exitWords } : {}),
           type: 'smoothstep',
-          className: faint ? 'run-edge is-faint' : 'run-edge',
+          className: ['run-edge', path === 'taken' ? 'is-taken' : '', path === 'not-taken' ? 'is-not-taken' : '', faint ? 'is-faint' : ''].filter(Boolean).join(' '),
           markerEnd: { type: MarkerType.ArrowClosed, width: 18, height: 18 },
           focusable: false,
         };
       }),
-    [base, statuses],
+    [base, statuses, taken],
   );
 
   return (

@@ -10,7 +10,9 @@ import { useEffect, useState } from 'react';
 import { useDebounced } from '../editor/useDebounced.ts';
 import { navigate } from '../lib/router.ts';
 import { trpc } from '../lib/trpc.ts';
+import { useNarrowScreen } from '../lib/useNarrowScreen.ts';
 import { BulkRerun } from './BulkRerun.tsx';
+import { RunCards } from './RunCards.tsx';
 import { formatDuration, formatWhen, RUN_STATUS_FILTERS, RUN_STATUS_WORDS, triggerWords } from './run-words.ts';
 import type { RunListItem, RunStatus } from './run-types.ts';
 import { useUrlState } from './useUrlState.ts';
@@ -40,6 +42,7 @@ export function RunHistory() {
   const list = runs.data?.runs ?? [];
   // A replay names the run it repeats; that run is usually on the same page.
   const numbers = new Map(list.map((run) => [run.id, run.seq]));
+  const narrow = useNarrowScreen();
 
   return (
     <section className="list-page runs-page" aria-labelledby="runs-heading">
@@ -52,12 +55,12 @@ export function RunHistory() {
 
       <div className="filters" role="search">
         <label className="filters__field filters__search">
-          <span>Search</span>
-          <input type="search" value={searchText} onChange={(event) => setSearchText(event.target.value)} placeholder="Run id, run number (#12) or event id" aria-label="Search runs" />
+          <span>Search runs</span>
+          <input type="search" value={searchText} onChange={(event) => setSearchText(event.target.value)} placeholder="Run id, run number (#12) or event id" />
         </label>
         <label className="filters__field">
           <span>Status</span>
-          <select value={status ?? ''} onChange={(event) => { setFilter('status', event.target.value); setLimit(PAGE); }} aria-label="Status">
+          <select value={status ?? ''} onChange={(event) => { setFilter('status', event.target.value); setLimit(PAGE); }}>
             <option value="">Any status</option>
             {RUN_STATUS_FILTERS.map((value) => (
               <option key={value} value={value}>{RUN_STATUS_WORDS[value]}</option>
@@ -66,7 +69,7 @@ export function RunHistory() {
         </label>
         <label className="filters__field">
           <span>Flow</span>
-          <select value={flowId ?? ''} onChange={(event) => { setFilter('flow', event.target.value); setLimit(PAGE); }} aria-label="Flow">
+          <select value={flowId ?? ''} onChange={(event) => { setFilter('flow', event.target.value); setLimit(PAGE); }}>
             <option value="">All flows</option>
             {flows.data?.map((flow) => (
               <option key={flow.id} value={flow.id}>{flow.name}</option>
@@ -91,7 +94,8 @@ export function RunHistory() {
           {filtered ? 'No runs match these filters.' : 'No runs yet. Run a flow from its editor, or send an event to its webhook address.'}
         </p>
       )}
-      {list.length > 0 && (
+      {list.length > 0 && narrow && <RunCards runs={list} numbers={numbers} busy={runs.isPlaceholderData} />}
+      {list.length > 0 && !narrow && (
         <table className="run-table" aria-label="Runs" aria-busy={runs.isPlaceholderData}>
           <colgroup>
             <col className="col-run" /><col className="col-flow" /><col className="col-status" /><col className="col-trigger" />
@@ -104,7 +108,7 @@ export function RunHistory() {
               <th scope="col">Status</th>
               <th scope="col">Trigger</th>
               <th scope="col">Started</th>
-              <th scope="col">Duration</th>
+              <th scope="col" title="How long the latest attempt took, without the wait before a rerun">Duration</th>
               <th scope="col" className="num" title="Side effects that were already done and were not done again">Duplicates stopped</th>
               <th scope="col" className="num" title="Steps that did not need to run again">Skipped</th>
             </tr>

@@ -7,6 +7,7 @@ import './runs.css';
 import { skipToken, useMutation, useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { isTriggerKind } from '../editor/node-kinds.ts';
+import { attemptSpans, type AttemptSpan } from './attempt-spans.ts';
 import { navigate } from '../lib/router.ts';
 import { trpc } from '../lib/trpc.ts';
 import { RerunDialog } from './RerunDialog.tsx';
@@ -71,7 +72,16 @@ function RunLayout({ runId, data, events, timelineLoading }: LayoutProps) {
   const numbers = useRunNumbers(referenced);
 
   const byNode = useMemo(() => new Map(steps.map((step) => [step.nodeId, step])), [steps]);
-  const context = useMemo<SentenceContext>(() => ({ runId, step: (nodeId) => byNode.get(nodeId), numbers }), [runId, byNode, numbers]);
+  const decisions = useMemo(() => {
+    const map = new Map<string, string>();
+    for (const event of events) if (event.type === 'step.resolved' && event.nodeId && typeof event.data?.decision === 'string') map.set(event.nodeId, event.data.decision);
+    return map;
+  }, [events]);
+  const context = useMemo<SentenceContext>(
+    () => ({ runId, step: (nodeId) => byNode.get(nodeId), numbers, decision: (nodeId) => decisions.get(nodeId) }),
+    [runId, byNode, numbers, decisions],
+  );
+  const spans = useMemo(() => attemptSpans(events), [events]);
   const statuses = useMemo(() => {
     const map = new Map<string, StepStatus>();
     // The trigger has no step of its own: it succeeded as soon as the run began.
@@ -98,7 +108,7 @@ function RunLayout({ runId, data, events, timelineLoading }: LayoutProps) {
   return (
     <div className="run-view">
       {data ? (
-        <RunHeader data={data} counts={counts} numbers={numbers} onRerun={() => setRerunOpen(true)} />
+        <RunHeader data={data} counts={counts} numbers={numbers} spans={spans} onRerun={() => setRerunOpen(true)} />
       ) : (
         <header className="run-head">
           <div className="run-head__main">
@@ -114,7 +124,7 @@ function RunLayout({ runId, data, events, timelineLoading }: LayoutProps) {
       <div className={selected && run ? 'run-body has-drawer' : 'run-body'}>
         <div className="run-body__canvas">
           {version.data ? (
-            <RunCanvas document={version.data} statuses={statuses} selectedId={selectedId} onSelect={setSelectedId} />
+            <RunCanvas document={version.data} steps={steps} statuses={statuses} selectedId={selectedId} onSelect={setSelectedId} />
           ) : (
             <p className="run-message">{version.error ? `The flow version of this run could not be loaded: ${version.error.message}` : 'Drawing the flow…'}</p>
           )}
@@ -132,7 +142,7 @@ function RunLayout({ runId, data, events, timelineLoading }: LayoutProps) {
             onClose={() => setSelectedId(null)}
           />
         )}
-        <Timeline events={events} context={context} loading={timelineLoading} selectedNodeId={selectedId} onSelectStep={setSelectedId} />
+        <Timeline events={events} context={context} loading={timelineLoading} attempt={run?.attempt} selectedNodeId={selectedId} onSelectStep={setSelectedId} />
       </div>
       {rerunOpen && run && <RerunDialog runId={run.id} seq={run.seq} onClose={() => setRerunOpen(false)} />}
     </div>
@@ -143,12 +153,12 @@ interface HeaderProps {
   data: RunDetail;
   counts: { duplicates: number; skipped: number; repeats: number };
   numbers: ReadonlyMap<string, number>;
+  spans: readonly AttemptSpan[];
   onRerun(): void;
 }
 
-function RunHeader({ data: { run }, counts, numbers, onRerun }: HeaderProps) {
+function RunHeader({ data: { run }, counts, numbers, spans, onRerun }: HeaderProps) {
   const replay = useMutation(trpc.runs.replay.mutationOptions({ onSuccess: ({ runId }) => navigate(`/runs/${runId}`) }));
-  const duration = run.startedAt && run.finishedAt ? run.finishedAt - run.startedAt : null;
   const flowLink = `/flows/${run.flowId}`;
 
   return (
@@ -168,7 +178,7 @@ function RunHeader({ data: { run }, counts, numbers, onRerun }: HeaderProps) {
         <p className="run-head__meta">
           <span>{triggerWords(run, numbers)}</span>
           <span>{run.startedAt ? `Started ${formatDateTime(run.startedAt)}` : `Queued ${formatDateTime(run.createdAt)}`}</span>
-          {duration !== null && <span>Took {formatDuration(duration)}</span>}
+          <AttemptDurations spans={spans} />
           <span className={counts.duplicates ? 'run-head__stat is-dedupe' : 'run-head__stat'}>{plural(counts.duplicates, 'duplicate')} stopped</span>
           <span className="run-head__stat">{plural(counts.skipped, 'step')} skipped</span>
           {counts.repeats > 0 && <span className="run-head__stat is-dedupe">{plural(counts.repeats, 'repeated delivery', 'repeated deliveries')} ignored</span>}
@@ -198,6 +208,24 @@ function RunHeader({ data: { run }, counts, numbers, onRerun }: HeaderProps) {
         )}
       </div>
     </header>
+  );
+}
+
+/**
+ * How long the run took: one figure for one attempt, and each attempt's own figure after a
+ * rerun, so the time the run sat failed before someone reran it is never counted.
+ */
+function AttemptDurations({ spans }: { spans: readonly AttemptSpan[] }) {
+  if (spans.length === 0) return null;
+  const took = (span: AttemptSpan) => (span.finishedAt === null ? 'running now' : `took ${formatDuration(span.finishedAt - span.startedAt)}`);
+  if (spans.length === 1) {
+    const only = spans[0]!;
+    return only.finishedAt === null ? null : <span data-testid="run.durations">Took {formatDuration(only.finishedAt - only.startedAt)}</span>;
+  }
+  return (
+    <span data-testid="run.durations">
+      {spans.map((span, index) => `${index === 0 ? 'Attempt' : 'attempt'} ${span.attempt} ${took(span)}`).join(', ')}
+    </span>
   );
 }
 

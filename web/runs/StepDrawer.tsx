@@ -2,11 +2,12 @@
  * Everything about one step in this run: what it was asked to do, its key and the claim
  * that guards it, what the receiver answered, and each try with its errors.
  */
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import type { FlowNode } from '../../server/engine/flow/document.ts';
 import { KindIcon } from '../editor/KindIcon.tsx';
 import { isTriggerKind, kindInfo, kindLabel } from '../editor/node-kinds.ts';
 import { navigate } from '../lib/router.ts';
+import { conditionOutcome, EXIT_WORDS } from './condition-words.ts';
 import { formatDateTime, formatTime, readableMessage, runRef, STEP_STATUS_WORDS } from './run-words.ts';
 import type { RunInfo, StepInfo, StepStatus, TimelineEntry } from './run-types.ts';
 import { renderedInput, triggerOf } from './step-input.ts';
@@ -38,9 +39,15 @@ export function StepDrawer({ step, status, node, run, steps, events, context, on
   const headingId = `drawer-${step.nodeId}`;
   const lastFailure = [...events].reverse().find((event) => event.type === 'step.failed' || event.type === 'step.retry_scheduled');
   const answer = receiverAnswer(step.output, lastFailure?.data?.response);
+  const condition = step.type === 'condition' ? conditionOutcome(step.output) : null;
+  // On a phone the details open below the canvas, possibly off screen: bring them into view.
+  const drawer = useRef<HTMLElement>(null);
+  useEffect(() => {
+    drawer.current?.scrollIntoView({ block: 'nearest' });
+  }, []);
 
   return (
-    <aside className="step-drawer" aria-labelledby={headingId} data-testid="step-drawer">
+    <aside ref={drawer} className="step-drawer" aria-labelledby={headingId} data-testid="step-drawer">
       <header className={`step-drawer__head inspector__head--${group}`}>
         <span className="inspector__icon"><KindIcon kind={step.type} /></span>
         <div>
@@ -92,14 +99,23 @@ export function StepDrawer({ step, status, node, run, steps, events, context, on
           </Section>
         )}
 
-        <Section title={trigger ? 'What arrived' : 'Input'}>
-          <Json value={trigger ? triggerOf(run) : node ? renderedInput(node, run, steps) : null} empty="No settings." />
-        </Section>
-
-        {!trigger && (
-          <Section title="Output">
-            <Json value={step.output} empty={status === 'not_reached' ? 'None: the step did not run.' : 'None recorded.'} />
+        {condition ? (
+          // A condition's settings and output are its comparison: said in words, not as JSON.
+          <Section title="Decision">
+            <p data-testid="step-drawer.decision">{condition.sentence}</p>
+            <p className="muted">The run went on through the “{EXIT_WORDS[condition.branch]}” exit; the steps after the other exit were skipped.</p>
           </Section>
+        ) : (
+          <>
+            <Section title={trigger ? 'What arrived' : 'Input'}>
+              <Json value={trigger ? triggerOf(run) : node ? renderedInput(node, run, steps) : null} empty="No settings." />
+            </Section>
+            {!trigger && (
+              <Section title="Output">
+                <Json value={step.output} empty={status === 'not_reached' ? 'None: the step did not run.' : 'None recorded.'} />
+              </Section>
+            )}
+          </>
         )}
 
         {answer && (
@@ -178,9 +194,13 @@ function Attempts({ events, context }: { events: readonly TimelineEntry[]; conte
 function statusSentence(step: StepInfo, status: StepStatus, run: RunInfo, events: readonly TimelineEntry[], context: SentenceContext): string {
   const latest = (type: string) => [...events].reverse().find((event) => event.type === type);
   switch (status) {
-    case 'succeeded':
+    case 'succeeded': {
       if (isTriggerKind(step.type)) return 'This is how the run began.';
+      const outcome = step.type === 'condition' ? conditionOutcome(step.output) : null;
+      if (outcome) return `${outcome.sentence}: the run went on through the “${EXIT_WORDS[outcome.branch]}” exit.`;
+      if (context.decision?.(step.nodeId) === 'happened') return 'Recorded as done by your decision that it happened; it was not done again.';
       return step.sideEffect ? 'Done in this run. Its key is recorded, so the same work is never done twice.' : 'Done in this run.';
+    }
     case 'duplicate': {
       const owner = step.claim?.ownerRunId;
       return `This work was already done${owner ? ` by ${owner === run.id ? 'this run' : runRef(owner, context.numbers)}` : ''}; its result was reused and nothing was done twice.`;

@@ -1,7 +1,8 @@
 /**
  * The run's timeline: every event in order, one fixed-height row each, with only the rows
  * in view (and an overscan) in the page. Rows of a step open that step's details. While
- * the newest event is in view, new events keep it in view.
+ * the newest event is in view, new events keep it in view; when a new attempt begins
+ * (a rerun, a decision) the timeline follows it and takes the focus.
  */
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { formatTime, plural } from './run-words.ts';
@@ -25,11 +26,13 @@ interface TimelineProps {
   events: readonly TimelineEntry[];
   context: SentenceContext;
   loading: boolean;
+  /** The run's current attempt; when it grows, the new attempt's events are followed. */
+  attempt?: number | undefined;
   selectedNodeId: string | null;
   onSelectStep(nodeId: string): void;
 }
 
-export function Timeline({ events, context, loading, selectedNodeId, onSelectStep }: TimelineProps) {
+export function Timeline({ events, context, loading, attempt, selectedNodeId, onSelectStep }: TimelineProps) {
   const [filter, setFilter] = useState<Filter>('all');
   const shown = useMemo(() => (filter === 'all' ? events : events.filter((event) => eventGroup(event.type) === filter)), [events, filter]);
   const viewport = useRef<HTMLDivElement>(null);
@@ -51,6 +54,26 @@ export function Timeline({ events, context, loading, selectedNodeId, onSelectSte
     const element = viewport.current;
     if (element && following.current) element.scrollTop = element.scrollHeight;
   }, [shown.length]);
+
+  // A new attempt began while the page was open: go to its events and stay with them, so
+  // the person who clicked Rerun sees the new attempt, not the top of the old one.
+  const seenAttempt = useRef(attempt);
+  useEffect(() => {
+    const before = seenAttempt.current;
+    seenAttempt.current = attempt;
+    const element = viewport.current;
+    if (!element || before === undefined || attempt === undefined || attempt <= before) return;
+    following.current = true;
+    setFilter('all');
+    element.scrollTop = element.scrollHeight;
+    // The button that began it (Rerun, a decision) is gone with the old status, leaving the
+    // focus nowhere; the timeline takes it. Someone busy elsewhere on the page keeps theirs.
+    const focus = document.activeElement;
+    if (focus === null || focus === document.body) {
+      element.scrollIntoView({ block: 'nearest' });
+      element.focus({ preventScroll: true });
+    }
+  }, [attempt]);
 
   // Choosing a step brings its latest event into view.
   useEffect(() => {
@@ -112,7 +135,7 @@ export function Timeline({ events, context, loading, selectedNodeId, onSelectSte
           ))}
         </div>
       </div>
-      <div className="timeline__viewport" ref={viewport} onScroll={onScroll} tabIndex={0} aria-label="Timeline, scrollable">
+      <div className="timeline__viewport" ref={viewport} onScroll={onScroll} tabIndex={0} role="group" aria-label="Timeline, scrollable">
         <div role="list" aria-label="Timeline" aria-busy={loading} className="timeline__list" style={{ height: range.totalHeight }}>
           {rows}
         </div>

@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { attemptSpans } from './attempt-spans.ts';
+import { conditionOutcome } from './condition-words.ts';
+import { stepTitle, withoutAction } from './PreviewSummary.tsx';
 import { readableMessage, triggerWords } from './run-words.ts';
 import type { TimelineEntry } from './run-types.ts';
 import { describeEvent, effectPhrase, sentenceText, type SentenceContext } from './timeline-sentences.ts';
@@ -7,6 +10,7 @@ const steps: Record<string, { label: string; type: string }> = {
   invoice: { label: 'Create invoice', type: 'http.request' },
   receipt: { label: 'Email the receipt', type: 'email.send' },
   shop: { label: 'Order paid', type: 'trigger.webhook' },
+  big: { label: 'Big order?', type: 'condition' },
 };
 const context: SentenceContext = { runId: 'run_this', step: (id) => steps[id], numbers: new Map([['run_first', 12]]) };
 
@@ -51,6 +55,77 @@ describe('timeline sentences', () => {
     expect(say(event('step.resolved', 'receipt', { decision: 'happened', by: 'admin' }))).toBe(
       'Decision recorded — admin said it happened; it is recorded as done and nothing is sent again.',
     );
+  });
+});
+
+describe('which way a condition went', () => {
+  const sentence = (output: unknown) => conditionOutcome(output)?.sentence;
+
+  it('says the comparison in words and the exit it took, for every operator', () => {
+    expect(sentence({ result: true, branch: 'true', left: '50', op: 'gt', right: 30 })).toBe('50 is more than 30 → Yes');
+    expect(sentence({ result: false, branch: 'false', left: 20, op: 'gt', right: 30 })).toBe('20 is not more than 30 → No');
+    expect(sentence({ result: true, branch: 'true', left: 5, op: 'lt', right: '10' })).toBe('5 is less than 10 → Yes');
+    expect(sentence({ result: false, branch: 'false', left: 50, op: 'lt', right: 10 })).toBe('50 is not less than 10 → No');
+    expect(sentence({ result: true, branch: 'true', left: 'paid', op: 'equals', right: 'paid' })).toBe('“paid” equals “paid” → Yes');
+    expect(sentence({ result: false, branch: 'false', left: 'open', op: 'equals', right: 'paid' })).toBe('“open” does not equal “paid” → No');
+    expect(sentence({ result: true, branch: 'true', left: 'open', op: 'not_equals', right: 'paid' })).toBe('“open” does not equal “paid” → Yes');
+    expect(sentence({ result: false, branch: 'false', left: 'paid', op: 'not_equals', right: 'paid' })).toBe('“paid” equals “paid” → No');
+    expect(sentence({ result: true, branch: 'true', left: 'rush order', op: 'contains', right: 'rush' })).toBe('“rush order” contains “rush” → Yes');
+    expect(sentence({ result: false, branch: 'false', left: ['a', 'b'], op: 'contains', right: 'c' })).toBe('["a","b"] does not contain “c” → No');
+    expect(sentence({ result: true, branch: 'true', left: 'ada@example.com', op: 'exists', right: null })).toBe('A value is there (“ada@example.com”) → Yes');
+    expect(sentence({ result: false, branch: 'false', op: 'exists', right: null })).toBe('No value is there → No');
+  });
+
+  it('reads the exit from the result when an older output has no branch, and ignores other outputs', () => {
+    expect(sentence({ result: true, left: 3, op: 'gt', right: 1 })).toBe('3 is more than 1 → Yes');
+    expect(conditionOutcome({ status: 200 })).toBeNull();
+    expect(conditionOutcome(null)).toBeNull();
+  });
+
+  it('the timeline says which way the condition went instead of only "finished"', () => {
+    const text = say(event('step.succeeded', 'big', { output: { result: true, branch: 'true', left: '50', op: 'gt', right: 30 } }));
+    expect(text).toBe('Condition checked — “Big order?”: 50 is more than 30 → Yes.');
+    expect(text).not.toContain('finished');
+  });
+});
+
+describe('words that match what happened', () => {
+  it('a step recorded as done by a decision is not said to have finished', () => {
+    const decided: SentenceContext = { ...context, decision: (nodeId) => (nodeId === 'receipt' ? 'happened' : nodeId === 'invoice' ? 'skip' : undefined) };
+    const happened = sentenceText(describeEvent(event('step.skipped', 'receipt', { reason: 'checkpoint', attempt: 1, status: 'succeeded' }, 2), decided));
+    expect(happened).toBe('Skipped — Recorded as done by your decision that it happened; it is not done again.');
+    expect(happened).not.toContain('finished');
+    const skipped = sentenceText(describeEvent(event('step.skipped', 'invoice', { reason: 'checkpoint', attempt: 1, status: 'skipped' }, 2), decided));
+    expect(skipped).toBe('Skipped — Skipped by your decision; the run goes on without it.');
+  });
+
+  it('the rerun preview says "runs for the first time" for a step that never began, and "acts again" only for one that did', () => {
+    const acting = { action: 'act' as const, sideEffect: true, reason: 'Runs for the first time: nothing was done yet with key k.' };
+    expect(stepTitle({ ...acting, ranBefore: false })).toEqual({ title: 'Runs for the first time', tone: 'info' });
+    expect(stepTitle({ ...acting, ranBefore: true })).toEqual({ title: 'Acts again', tone: 'act' });
+    expect(stepTitle({ ...acting, sideEffect: false, ranBefore: true })).toEqual({ title: 'Runs again', tone: 'info' });
+    expect(stepTitle({ ...acting, ranBefore: false, reason: 'Cannot run, so the rerun stops here: no URL.' }).title).toBe('Cannot run');
+    expect(withoutAction(acting.reason)).toBe('Nothing was done yet with key k.');
+    expect(withoutAction('Acts again: nothing was done yet.')).toBe('Nothing was done yet.');
+  });
+
+  it('times each attempt on its own, without the wait before a rerun', () => {
+    const at = (minute: number, second: number) => Date.UTC(2025, 0, 2, 14, minute, second);
+    const spans = attemptSpans([
+      { type: 'run.queued', attempt: 1, createdAt: at(0, 0) },
+      { type: 'run.started', attempt: 1, createdAt: at(0, 1) },
+      { type: 'run.failed', attempt: 1, createdAt: at(0, 3) },
+      { type: 'run.rerun', attempt: 2, createdAt: at(1, 10) },
+      { type: 'run.started', attempt: 2, createdAt: at(1, 11) },
+      { type: 'run.succeeded', attempt: 2, createdAt: at(1, 12) },
+      { type: 'run.rerun', attempt: 3, createdAt: at(2, 0) },
+      { type: 'run.started', attempt: 3, createdAt: at(2, 1) },
+    ]);
+    expect(spans).toEqual([
+      { attempt: 1, startedAt: at(0, 1), finishedAt: at(0, 3) },
+      { attempt: 2, startedAt: at(1, 11), finishedAt: at(1, 12) },
+      { attempt: 3, startedAt: at(2, 1), finishedAt: null },
+    ]);
   });
 });
 

@@ -3,6 +3,7 @@
  * title ("Duplicate stopped"), what happened and what it means, an icon and a tone. Keys
  * are kept apart from the words so the view can set them in code type.
  */
+import { conditionOutcome } from './condition-words.ts';
 import { formatDuration, formatShortTime, formatWhen, ordinal, readableMessage, runRef } from './run-words.ts';
 import type { TimelineEntry } from './run-types.ts';
 
@@ -24,6 +25,8 @@ export interface SentenceContext {
   step(nodeId: string): { label: string; type: string } | undefined;
   /** Run numbers by id, for "run #12"; unknown ids are shown shortened. */
   numbers: ReadonlyMap<string, number>;
+  /** The decision a person recorded on a step of this run (`happened`, `skip` …), if any. */
+  decision?(nodeId: string): string | undefined;
 }
 
 /** Which events a filter keeps: what Onceflow prevented, and what went wrong. */
@@ -80,7 +83,7 @@ export function describeEvent(event: TimelineEntry, context: SentenceContext): S
       };
     }
     case 'step.skipped':
-      return { title: 'Skipped', parts: [skipReason(data)], tone: 'skip', icon: 'skip' };
+      return { title: 'Skipped', parts: [skipReason(data, event.nodeId ? context.decision?.(event.nodeId) : undefined)], tone: 'skip', icon: 'skip' };
     case 'step.uncertain':
       return {
         title: 'Outcome unknown',
@@ -140,13 +143,16 @@ export function describeEvent(event: TimelineEntry, context: SentenceContext): S
       return { title: 'Cancelled', parts: [`${by} cancelled the run; nothing more will happen in it.`], tone: 'bad', icon: 'stop' };
     case 'step.started':
       return { title: 'Step started', parts: [`Working on “${label}”.`], tone: 'info', icon: 'play' };
-    case 'step.succeeded':
+    case 'step.succeeded': {
+      const outcome = step?.type === 'condition' ? conditionOutcome((data.output ?? null) as unknown) : null;
+      if (outcome) return { title: 'Condition checked', parts: [`“${label}”: ${outcome.sentence}.`], tone: 'ok', icon: 'check' };
       return {
         title: 'Done',
         parts: key ? [`“${label}” finished; key `, { code: key }, ' is recorded as done, so it will not be done again.'] : [`“${label}” finished.`],
         tone: 'ok',
         icon: 'check',
       };
+    }
     case 'step.failed':
       return { title: 'Failed', parts: [message ? readableMessage(message) : `“${label}” did not work.`], tone: 'bad', icon: 'cross' };
     case 'step.retry_scheduled': {
@@ -196,10 +202,13 @@ export function describeEvent(event: TimelineEntry, context: SentenceContext): S
   }
 }
 
-function skipReason(data: Record<string, unknown>): string {
+function skipReason(data: Record<string, unknown>, decision: string | undefined): string {
   const attempt = number(data.attempt);
   switch (data.reason) {
     case 'checkpoint':
+      // A checkpoint a person's decision wrote did not "finish": say who settled it.
+      if (decision === 'happened' && data.status !== 'skipped') return 'Recorded as done by your decision that it happened; it is not done again.';
+      if (decision === 'skip' && data.status === 'skipped') return 'Skipped by your decision; the run goes on without it.';
       return data.status === 'skipped'
         ? `This step was already skipped${attempt ? ` in attempt ${attempt}` : ''}, so it stays skipped.`
         : `This step already finished${attempt ? ` in attempt ${attempt}` : ''}; its result was reused.`;

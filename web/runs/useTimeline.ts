@@ -7,7 +7,7 @@
  */
 import { skipToken, useInfiniteQuery, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
 import { useSubscription } from '@trpc/tanstack-react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { trpc } from '../lib/trpc.ts';
 import type { RunDetail, RunStatus, TimelineEntry, TimelinePage } from './run-types.ts';
 import { isActive } from './run-words.ts';
@@ -29,6 +29,11 @@ const timelineOptions = (runId: string) =>
  */
 export async function refreshRun(queryClient: QueryClient, runId: string) {
   await queryClient.invalidateQueries({ queryKey: trpc.runs.get.queryKey({ runId }) });
+  await readTail(queryClient, runId);
+}
+
+/** Reads every event written after the last one held. */
+async function readTail(queryClient: QueryClient, runId: string) {
   const held = queryClient.getQueryData(timelineOptions(runId).queryKey);
   if (!held) return;
   let afterId: number | null = held.pages.flatMap((page) => page.events).at(-1)?.id ?? 0;
@@ -68,6 +73,14 @@ export function useTimeline(runId: string, knownStatus: RunStatus | undefined) {
   const live = loaded && isActive(knownStatus ?? 'queued');
   const [watchFrom, setWatchFrom] = useState(lastId);
   if (!live && watchFrom !== lastId) setWatchFrom(lastId);
+
+  // The status can settle (read again after a step's event) before the watch hands over
+  // the run's last events; the watch then ends, so those events are read here.
+  const wasLive = useRef(live);
+  useEffect(() => {
+    if (wasLive.current && !live) void readTail(queryClient, runId);
+    wasLive.current = live;
+  }, [live, queryClient, runId]);
 
   useSubscription(trpc.runs.watch.subscriptionOptions(live ? { runId, lastEventId: String(watchFrom) } : skipToken, {
     onData: ({ data: change }) => {

@@ -1,0 +1,41 @@
+/**
+ * The flow list on a phone: one card per flow with its version, today's runs and
+ * failures, the week's duplicates stopped, and its runs and inbox, instead of a table
+ * wider than the screen.
+ */
+import type { MouseEvent } from 'react';
+import type { inferRouterOutputs } from '@trpc/server';
+import type { AppRouter } from '../../server/trpc/router.ts';
+import { navigate } from '../lib/router.ts';
+
+type FlowRow = inferRouterOutputs<AppRouter>['flows']['list'][number];
+
+const go = (path: string) => (event: MouseEvent) => {
+  event.preventDefault();
+  navigate(path);
+};
+
+export function FlowCards({ flows }: { flows: readonly FlowRow[] }) {
+  return (
+    <ul className="cards flow-list" aria-label="Flows">
+      {flows.map((flow) => (
+        <li key={flow.id} className="card" data-testid="flow-list.row">
+          <div className="card__head">
+            <a href={`/flows/${flow.id}`} onClick={go(`/flows/${flow.id}`)} className="card__name">{flow.name}</a>
+            <span className="badge badge--version">{flow.latestVersion ? `v${flow.latestVersion}` : 'Draft'}</span>
+          </div>
+          <p className="card__line card__muted">Changed {new Date(flow.updatedAt).toLocaleString()}</p>
+          <dl className="card__stats">
+            <div><dt>Runs today</dt><dd data-testid="flow-list.runs-today">{flow.runsToday.toLocaleString()}</dd></div>
+            <div><dt>Failures today</dt><dd className={flow.failuresToday > 0 ? 'is-failure' : undefined} data-testid="flow-list.failures">{flow.failuresToday.toLocaleString()}</dd></div>
+            <div><dt>Duplicates stopped (7 days)</dt><dd className={flow.duplicatesThisWeek > 0 ? 'is-dedupe' : undefined} data-testid="flow-list.duplicates">{flow.duplicatesThisWeek.toLocaleString()}</dd></div>
+          </dl>
+          <div className="card__actions">
+            <a href={`/runs?flow=${flow.id}`} onClick={go(`/runs?flow=${flow.id}`)}>Runs<span className="visually-hidden"> of {flow.name}</span></a>
+            <a href={`/flows/${flow.id}/inbox`} onClick={go(`/flows/${flow.id}/inbox`)}>Inbox<span className="visually-hidden"> of {flow.name}</span></a>
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}
