@@ -1,6 +1,6 @@
 /**
  * The README's screenshots of the editor, made from the gallery template so they show
- * what a new user sees. Writes docs/screenshots/*.png.
+ * what a new user sees, and the Secrets page. Writes docs/screenshots/*.png.
  *
  *   npx vite build && PLAYWRIGHT_CHROMIUM_PATH=/usr/bin/chromium \
  *     npx playwright test --config e2e/bench.config.ts editor-screenshots
@@ -39,4 +39,13 @@ test('screenshots of the flow list, the editor and the key field', async ({ page
   const top = await section.boundingBox();
   if (!panel || !top) throw new Error('The side panel is not visible.');
   await page.screenshot({ path: `${OUT}/key-field.png`, clip: { x: panel.x, y: top.y - 12, width: panel.width, height: Math.min(940, panel.y + panel.height - top.y + 12) } });
+
+  // The Secrets page: names, when each changed and which flows use it; never values.
+  await trpcCall(request, 'secretAdmin.save', { name: 'SMTP_PASSWORD', value: 'a long stand-in password' });
+  await trpcCall(request, 'secretAdmin.save', { name: 'CRM_TOKEN', value: 'another long stand-in value' });
+  await page.setViewportSize({ width: 1600, height: 900 });
+  await page.goto('/secrets');
+  await expect(page.getByText('SMTP_PASSWORD').first()).toBeVisible();
+  await page.mouse.move(0, 0);
+  await page.screenshot({ path: `${OUT}/secrets.png` });
 });

@@ -1,6 +1,6 @@
 /**
  * The README's screenshots of runs: a replay whose timeline shows the duplicates it
- * stopped, and the preview before a rerun. Made from the gallery template against the
+ * stopped, the preview before a rerun, and a failed run at phone width. Made from the gallery template against the
  * built-in sandbox, so they show what a new user sees. Writes docs/screenshots/*.png.
  *
  *   npx vite build && PLAYWRIGHT_CHROMIUM_PATH=/usr/bin/chromium \
@@ -44,4 +44,11 @@ test('screenshots of a timeline with stopped duplicates and of a rerun preview',
   await expect(runPage.rerunDialog().getByTestId('rerun.preview').locator('[data-action]')).toHaveCount(2);
   await page.mouse.move(0, 0);
   await page.screenshot({ path: `${OUT}/rerun-preview.png` });
+
+  // The same failed run on a phone, as an operator on call opens it.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await runPage.open(failed.runId);
+  await expect(runPage.entries().first()).toBeVisible();
+  await page.mouse.move(0, 0);
+  await page.screenshot({ path: `${OUT}/run-phone.png` });
 });
