@@ -113,7 +113,7 @@ describe('onceflow against a running server', () => {
     expect(ran.stdout).not.toContain('{');
   });
 
-  it('prints the server sentence for a refused input, an oversized request and an unknown run', async () => {
+  it('prints the server sentence for a refused input, an oversized request, an unknown run and an unknown host name', async () => {
     const status = await onceflow(['runs', 'list', '--status', 'bogus'], env);
     expect(status.code).toBe(1);
     expect(status.stderr.trim()).toMatch(/^status: Invalid option: expected one of "queued"/);
@@ -126,7 +126,13 @@ describe('onceflow against a running server', () => {
 
     const missing = await onceflow(['runs', 'show', 'run_nothing'], env);
     expect(missing.stderr.trim()).toBe('There is no run with id run_nothing.');
-    for (const result of [status, tooLarge, missing]) expect(result.stderr).not.toMatch(/[{}]/);
+    // The same server under a name it does not answer to: the access guard's refusal (421)
+    // is not a tRPC answer, and its sentence is what gets printed.
+    const port = new URL(server.url).port;
+    const unknownName = await onceflow(['flows', 'list'], { ONCEFLOW_URL: `http://[::ffff:127.0.0.1]:${port}` });
+    expect(unknownName.code).toBe(1);
+    expect(unknownName.stderr.trim()).toMatch(/^This Onceflow server does not answer to the name "\[::ffff:7f00:1\]:\d+"\. If that is how people reach it, add the address to ONCEFLOW_PUBLIC_URL\.$/);
+    for (const result of [status, tooLarge, missing, unknownName]) expect(result.stderr).not.toMatch(/[{}]/);
   });
 });
 
