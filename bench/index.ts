@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --json] [-- --runs N] [-- --only runs|webhooks|run-page|scaling]`: the engine's speed beside plain-driver floors,
+ * `npm run bench [-- --json] [-- --runs N] [-- --only runs|webhooks|run-page|scaling|assets]`: the engine's speed beside plain-driver floors,
  * on SQLite and, when TEST_DATABASE_URL is set, PostgreSQL. Not part of `npm test`.
  */
 import { parseArgs } from 'node:util';
@@ -8,6 +8,7 @@ import { benchRuns, type RunsBenchResult } from './runs.ts';
 import { benchWebhooks, type WebhookBenchResult } from './webhooks.ts';
 import { benchScaling, type ScalingRow } from './scaling.ts';
 import { benchRunPage, type RunPageRow } from './run-page.ts';
+import { benchAssets, printAssets, type AssetsBenchResult } from './assets.ts';
 
 const { values } = parseArgs({
   options: {
@@ -19,7 +20,7 @@ const { values } = parseArgs({
 });
 const count = Number(values.runs);
 const seconds = Number(values.seconds);
-const results: { runs: RunsBenchResult[]; webhooks: WebhookBenchResult[]; scaling: ScalingRow[]; runPage: RunPageRow[] } = { runs: [], webhooks: [], scaling: [], runPage: [] };
+const results: { runs: RunsBenchResult[]; webhooks: WebhookBenchResult[]; scaling: ScalingRow[]; runPage: RunPageRow[]; assets?: AssetsBenchResult } = { runs: [], webhooks: [], scaling: [], runPage: [] };
 const wanted = (section: string) => !values.only || values.only === section;
 
 async function withDatabase(create: () => Promise<{ url: string; drop(): Promise<void> }>, body: (url: string) => Promise<void>) {
@@ -46,6 +47,7 @@ for (const engine of engines) {
   if (wanted('run-page')) await withDatabase(engine.create, async (url) => { results.runPage.push(...await benchRunPage(url, engine.label)); });
 }
 
+if (wanted('assets')) results.assets = benchAssets();
 if (process.env.TEST_DATABASE_URL && wanted('scaling')) results.scaling = await benchScaling(process.env.TEST_DATABASE_URL, Math.min(count, 2000));
 
 if (values.json) {
@@ -84,4 +86,5 @@ if (values.json) {
       'whole read bytes': row.wholeReadBytes, 'whole read stmts': row.wholeReadStatements,
     })));
   }
+  if (results.assets) printAssets(results.assets);
 }

@@ -16,7 +16,10 @@ function newestMtime(dir) {
   return newest;
 }
 
-const stale = !existsSync(built) || newestMtime(join(root, 'web')) > statSync(built).mtimeMs;
+// A build from before the assets were precompressed (vite.config.ts) is stale too.
+const assets = join(root, 'dist', 'web', 'assets');
+const precompressed = existsSync(assets) && readdirSync(assets).some((name) => name.endsWith('.br'));
+const stale = !existsSync(built) || !precompressed || newestMtime(join(root, 'web')) > statSync(built).mtimeMs;
 if (stale) {
   console.log('Building the web app…');
   execFileSync(join(root, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });

@@ -6,6 +6,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { UserError } from '../engine/errors.ts';
+import { serverMessage } from './client.ts';
 
 const TOKENS = join(process.env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), 'onceflow', 'tokens.json');
 
@@ -37,8 +38,12 @@ export async function login(url: string): Promise<number> {
   } catch {
     throw new UserError(`Onceflow is not reachable at ${url}; start it with \`npm start\` or set ONCEFLOW_URL.`);
   }
-  const body = (await response.json()) as { ok: boolean; token?: string; error?: string; required?: boolean };
-  if (!body.ok) throw new UserError(body.error ?? 'The login was refused.');
+  const body = (await response.json().catch(() => ({}))) as { ok?: boolean; token?: string; error?: unknown; required?: boolean };
+  if (!body.ok) {
+    // A wrong password is the login's own sentence; any other refusal (an unknown Host, a
+    // proxy) is said the way every other command says it.
+    throw new UserError(typeof body.error === 'string' ? body.error : serverMessage(response.status, body));
+  }
   if (body.required === false) {
     console.log('This server does not ask for a login.');
     return 0;

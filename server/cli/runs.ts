@@ -1,4 +1,5 @@
 /** Run commands of the CLI: start, list, show, rerun, resolve; `--wait` follows to the end. */
+import { readableMessage } from '../../core/readable-message.ts';
 import { UserError } from '../engine/errors.ts';
 import type { RunStatus } from '../engine/types.ts';
 import type { Client } from './client.ts';
@@ -31,13 +32,35 @@ async function waitForRun(client: Client, runId: string, timeoutMs = 24 * 3600_0
 
 type RunView = Awaited<ReturnType<Client['runs']['get']['query']>>;
 
+/** How a run was started, as the run pages say it (web/runs/run-words.ts `triggerWords`). */
+function startedBy(run: RunView['run']): string {
+  const words = run.replayOf ? `replay of run ${run.replayOf}`
+    : run.triggerKind === 'webhook' ? `webhook event ${run.eventId ?? ''}`.trim()
+    : run.triggerKind === 'schedule' ? `schedule, ${run.eventId?.replace(/^schedule:/, '') ?? 'on time'}`
+    : 'started by hand';
+  return run.attempt > 1 ? `${words}, rerun attempt ${run.attempt}` : words;
+}
+
+/**
+ * A step's status in words. A trigger has no checkpoint of its own, so the run's view says
+ * "not_reached" for it; the trigger that started the run (of the run's kind, or the flow's
+ * only one) is shown as what happened: it started the run. Another trigger was not used.
+ */
+function stepStatusWords(step: RunView['steps'][number], view: RunView): string {
+  if (!step.type.startsWith('trigger.') || step.status !== 'not_reached') return step.status;
+  const triggers = view.steps.filter((candidate) => candidate.type.startsWith('trigger.'));
+  const fired = triggers.length === 1 || step.type === `trigger.${view.run.triggerKind}`;
+  return fired ? 'started' : 'not used';
+}
+
 function printRun(view: RunView): void {
   const { run } = view;
-  console.log(`Run #${run.seq} ${run.id}: ${run.status} (attempt ${run.attempt}, flow ${run.flowId} v${run.version ?? '?'})`);
-  if (run.error) console.log(`  ${run.error}`);
+  console.log(`Run #${run.seq} ${run.id}: ${run.status} (attempt ${run.attempt}, flow ${run.flowId} v${run.version ?? '?'}, ${startedBy(run)})`);
+  if (run.error) console.log(`  ${readableMessage(run.error)}`);
   for (const step of view.steps) {
     const key = step.key ? `  key ${step.key}` : '';
-    console.log(`  ${step.status.padEnd(11)} ${step.label}${key}`);
+    console.log(`  ${stepStatusWords(step, view).padEnd(11)} ${step.label}${key}`);
+    if (step.lastError && step.status === 'failed' && step.lastError !== run.error) console.log(`${' '.repeat(14)}${readableMessage(step.lastError)}`);
   }
 }
 

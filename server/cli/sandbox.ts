@@ -6,10 +6,18 @@
 import { UserError } from '../engine/errors.ts';
 import { isReceiverName, RECEIVERS, type ReceiverName } from '../sandbox/ledger.ts';
 import type { Client } from './client.ts';
+import { usageOf, type HelpLine } from './help.ts';
 
-export const SANDBOX_USAGE = `onceflow sandbox ledger [${RECEIVERS.join('|')}] [--json]
-  onceflow sandbox reset [${RECEIVERS.join('|')}]
-  onceflow sandbox set <${RECEIVERS.join('|')}> [--latency MS] [--failure-rate 0..1] [--drop-answer on|off]`;
+const receivers = RECEIVERS.join('|');
+
+/** The sandbox's lines of `onceflow --help`: one per action this file dispatches. */
+export const SANDBOX_HELP: HelpLine[] = [
+  [`sandbox ledger [${receivers}] [--json]`, 'what the built-in stand-in receivers got'],
+  [`sandbox reset [${receivers}]`, 'forget it (and the keys payments remembers)'],
+  [`sandbox set <${receivers}> [--latency MS] [--failure-rate 0..1] [--drop-answer on|off]`, 'make a receiver slow, failing, or act and then drop its answer'],
+];
+
+export const SANDBOX_USAGE = usageOf(SANDBOX_HELP);
 
 /** Reads `--name value` pairs of `sandbox set`. */
 function settingsArguments(args: string[]): { latencyMs?: number; failureRate?: number; dropAnswer?: boolean } {

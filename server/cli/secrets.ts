@@ -6,6 +6,7 @@
  */
 import { UserError } from '../engine/errors.ts';
 import type { Client } from './client.ts';
+import { usageOf, type HelpLine } from './help.ts';
 
 export interface SecretsIo {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?(mode: boolean): unknown };
@@ -21,9 +22,14 @@ const processIo: SecretsIo = {
   prompt: (text) => void process.stderr.write(text),
 };
 
-export const SECRETS_USAGE = `onceflow secrets set NAME [VALUE|-]   (no value or -: read it from standard input)
-  onceflow secrets list [--json]
-  onceflow secrets delete NAME`;
+/** The secrets' lines of `onceflow --help`: one per action this file dispatches. */
+export const SECRETS_HELP: HelpLine[] = [
+  ['secrets set NAME [VALUE|-]', 'store a secret (no value or -: read it from standard input)'],
+  ['secrets list [--json]', 'the names and when each was last changed, never the values'],
+  ['secrets delete NAME', 'delete a secret'],
+];
+
+export const SECRETS_USAGE = usageOf(SECRETS_HELP);
 
 export async function secretsCommand(client: Client, args: string[], io: SecretsIo = processIo): Promise<void> {
   const [action, ...rest] = args;

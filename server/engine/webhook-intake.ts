@@ -102,6 +102,12 @@ export function webhookIntake(deps: WebhookIntakeDeps) {
   return {
     reject,
 
+    /** Whether `hookId` is a webhook's address (a GET on it says so, and nothing more). */
+    async isWebhook(hookId: string): Promise<boolean> {
+      const trigger = HOOK_ID_SHAPE.test(hookId) ? await deps.triggers.find(hookId) : null;
+      return trigger?.kind === 'trigger.webhook';
+    },
+
     async receive(delivery: IncomingDelivery): Promise<IntakeAnswer> {
       const trigger = HOOK_ID_SHAPE.test(delivery.hookId) ? await deps.triggers.find(delivery.hookId) : null;
       if (!trigger || trigger.kind !== 'trigger.webhook') {

@@ -1,5 +1,9 @@
-/** POST /hooks/:hookId — a thin adapter over the engine's webhook intake. */
+/**
+ * POST /hooks/:hookId — a thin adapter over the engine's webhook intake. GET (and HEAD) on
+ * the same address answer a person who opened it in a browser (hook-page.ts).
+ */
 import type { FastifyInstance } from 'fastify';
+import { sendHookPage } from './hook-page.ts';
 import { MAX_WEBHOOK_BODY, type WebhookIntake } from '../engine/webhook-intake.ts';
 import { refusedValue, refusedValueMessage } from '../store/db-errors.ts';
 
@@ -23,6 +27,9 @@ export async function registerHooks(app: FastifyInstance, intake: WebhookIntake)
       const answer = status < 500 ? await intake.reject(hookId, status, reason) : { status, body: { error: 'The delivery could not be recorded; send it again.' } };
       return reply.code(answer.status).send(answer.body);
     });
+
+    scope.get<{ Params: { hookId: string } }>('/hooks/:hookId', async (request, reply) =>
+      sendHookPage(request, reply, await intake.isWebhook(request.params.hookId)));
 
     scope.post<{ Params: { hookId: string } }>('/hooks/:hookId', async (request, reply) => {
       const answer = await intake.receive({

@@ -112,18 +112,5 @@ export function ordinal(n: number): string {
   return `${n}${['th', 'st', 'nd', 'rd'][n % 10] ?? 'th'}`;
 }
 
-/**
- * A receiver's message without the raw JSON it often carries: `… (500): {"error":{"message":"No"}}`
- * becomes `… (500): No`. Anything that does not parse is kept as it is.
- */
-export function readableMessage(message: string): string {
-  const match = /^([\s\S]*?):\s*(\{[\s\S]*\})\s*$/.exec(message);
-  if (!match) return message;
-  try {
-    const parsed = JSON.parse(match[2]!) as { error?: { message?: unknown } | string; message?: unknown };
-    const inner = typeof parsed.error === 'object' ? parsed.error?.message : (parsed.error ?? parsed.message);
-    return typeof inner === 'string' && inner ? `${match[1]}: ${inner}` : message;
-  } catch {
-    return message;
-  }
-}
+// Shared with the command line, so both say a receiver's failure in the same words.
+export { readableMessage } from '../../core/readable-message.ts';

@@ -1,0 +1,162 @@
+/**
+ * Every `onceflow` command, in one table: dispatch reads it and `onceflow --help` is made
+ * from it, so a command cannot exist without its help line. Commands with actions of their
+ * own (sandbox, secrets) list them in their files, beside the code that dispatches them.
+ */
+import { parseArgs } from 'node:util';
+import { UserError } from '../engine/errors.ts';
+import { createClient, serverUrl } from './client.ts';
+import { eventsCommand } from './events.ts';
+import { exportFlow, importFlow, listFlows } from './flows.ts';
+import { formatHelp, type HelpLine } from './help.ts';
+import { login } from './login.ts';
+import { listRunsCommand, parseInput, rerunCommand, resolveCommand, showRun, startRun } from './runs.ts';
+import { SANDBOX_HELP, sandboxCommand } from './sandbox.ts';
+import { SECRETS_HELP, secretsCommand } from './secrets.ts';
+import { runMigrate, start, worker } from './server-commands.ts';
+import { statusCommand } from './status.ts';
+
+interface Invocation {
+  /** Everything after the command's name, as typed. */
+  rest: string[];
+  positionals: string[];
+  json: boolean;
+  wait: boolean;
+  option(name: 'version' | 'input' | 'status'): string | undefined;
+}
+
+interface Command {
+  name: string;
+  help: HelpLine[];
+  /** The exit code (0 unless the command says otherwise). */
+  run(invocation: Invocation): Promise<number | void>;
+}
+
+function need(value: string | undefined, usage: string): string {
+  if (!value) throw new UserError(/[.?]$/.test(usage) ? usage : `Missing argument: ${usage}`);
+  return value;
+}
+
+export const COMMANDS: Command[] = [
+  {
+    name: 'start',
+    help: [['start [--no-worker]', 'run the server (and its worker) on PORT, HOST']],
+    run: ({ rest }) => start(rest),
+  },
+  {
+    name: 'worker',
+    help: [['worker [--concurrency N]', 'run a worker only (several may share one PostgreSQL database)']],
+    run: ({ rest }) => worker(rest),
+  },
+  {
+    name: 'migrate',
+    help: [['migrate', 'apply database migrations and exit']],
+    run: () => runMigrate(),
+  },
+  {
+    name: 'import',
+    help: [['import <file> [--json]', 'import a flow document; prints its id and webhook URLs']],
+    run: ({ positionals, json }) => importFlow(createClient(), need(positionals[0], 'Name the flow file to import: onceflow import <file>.'), json),
+  },
+  {
+    name: 'export',
+    help: [['export <flowId> [--version N]', 'print a flow document (the latest version, or N)']],
+    run: ({ positionals, option }) => {
+      const version = option('version');
+      return exportFlow(createClient(), need(positionals[0], 'Name the flow to export: onceflow export <flowId>.'), version ? Number(version) : undefined);
+    },
+  },
+  {
+    name: 'flows',
+    help: [['flows list [--json]', 'every flow with its latest version']],
+    run: ({ positionals, json }) => {
+      if (positionals[0] !== 'list') throw new UserError('Did you mean `onceflow flows list`?');
+      return listFlows(createClient(), json);
+    },
+  },
+  {
+    name: 'run',
+    help: [['run <flowId> [--input JSON|@file] [--wait] [--json]', 'start a run; --wait exits 0 succeeded, 2 failed, 3 needs review, 4 cancelled']],
+    run: ({ positionals, option, wait, json }) =>
+      startRun(createClient(), need(positionals[0], 'onceflow run <flowId> [--input JSON|@file] [--wait]'), parseInput(option('input')), { wait, json }),
+  },
+  {
+    name: 'runs',
+    help: [
+      ['runs list [flowId] [--status S] [--json]', 'recent runs, newest first'],
+      ['runs show <runId> [--json]', 'a run: its steps, keys and timeline'],
+    ],
+    run: ({ positionals, option, json }) => {
+      if (positionals[0] === 'list') return listRunsCommand(createClient(), positionals[1], option('status'), json);
+      if (positionals[0] === 'show') return showRun(createClient(), need(positionals[1], 'onceflow runs show <runId>'), json);
+      throw new UserError('Did you mean `onceflow runs list [flowId]` or `onceflow runs show <runId>`?');
+    },
+  },
+  {
+    name: 'rerun',
+    help: [['rerun <runId> [--wait]', 'resume a failed run from its checkpoints']],
+    run: ({ positionals, wait, json }) => rerunCommand(createClient(), need(positionals[0], 'onceflow rerun <runId> [--wait]'), { wait, json }),
+  },
+  {
+    name: 'resolve',
+    help: [['resolve <runId> <nodeId> happened|do-it|skip', 'decide a step whose outcome is unknown']],
+    run: ({ positionals }) => resolveCommand(createClient(),
+      need(positionals[0], 'onceflow resolve <runId> <nodeId> happened|do-it|skip'), need(positionals[1], 'the step id'), need(positionals[2], 'happened, do-it or skip')),
+  },
+  {
+    name: 'events',
+    help: [
+      ['events list <flowId> [--json]', 'the webhook inbox: deliveries, repeats, refusals'],
+      ['events replay <eventId>', 'run a delivery again as a replay'],
+    ],
+    run: ({ positionals, json }) => eventsCommand(createClient(), positionals, json),
+  },
+  {
+    name: 'secrets',
+    help: SECRETS_HELP,
+    run: ({ rest }) => secretsCommand(createClient(), rest),
+  },
+  {
+    name: 'sandbox',
+    help: SANDBOX_HELP,
+    run: ({ rest }) => sandboxCommand(createClient(), rest),
+  },
+  {
+    name: 'status',
+    help: [['status [--json]', 'workers seen, queue depth, oldest queued run']],
+    run: ({ json }) => statusCommand(createClient(), json),
+  },
+  {
+    name: 'login',
+    help: [['login', 'trade the admin password for a token (or set ONCEFLOW_TOKEN)']],
+    run: () => login(serverUrl()),
+  },
+  {
+    name: 'help',
+    help: [['help, --help', 'this list']],
+    run: async () => console.log(usage()),
+  },
+];
+
+export function usage(): string {
+  return `Usage: onceflow <command>\n\n${formatHelp(COMMANDS.flatMap((command) => command.help))}\n\nCommands other than start, worker and migrate talk to the server at ONCEFLOW_URL (default http://127.0.0.1:3000).`;
+}
+
+/** Runs `onceflow <argv>` and gives the exit code. */
+export async function runCommand(argv: string[]): Promise<number> {
+  const [name = 'help', ...rest] = argv;
+  const command = COMMANDS.find((candidate) => candidate.name === (name === '--help' || name === '-h' ? 'help' : name));
+  if (!command) throw new UserError(`Unknown command "${name}".\n${usage()}`);
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    strict: false,
+    options: {
+      json: { type: 'boolean' }, version: { type: 'string' }, input: { type: 'string' },
+      wait: { type: 'boolean' }, status: { type: 'string' },
+    },
+  });
+  const option = (key: 'version' | 'input' | 'status') => (typeof values[key] === 'string' ? values[key] : undefined);
+  const code = await command.run({ rest, positionals, json: values.json === true, wait: values.wait === true, option });
+  return code ?? 0;
+}
