@@ -37,18 +37,19 @@ export function batchRows(dialect: Dialect, columns: readonly BatchColumn[]): st
 }
 
 /*
- * A lone surrogate (half of an emoji, say) cannot be stored as UTF-8. Given one as a
- * parameter of its own, SQLite keeps its bytes and PostgreSQL's driver writes U+FFFD;
- * inside JSON text SQLite does the same as before, but PostgreSQL refuses the text, so
- * there it becomes U+FFFD first. Either way a key is stored the same through both paths.
+ * A lone surrogate (half of an emoji, say) cannot be stored as UTF-8. Drivers disagree on
+ * what to do with one: PostgreSQL's writes U+FFFD, better-sqlite3 keeps its raw bytes on
+ * Node 20 and writes U+FFFD on Node 22 and later, and inside JSON text SQLite keeps the
+ * bytes while PostgreSQL refuses the text. So every string becomes well-formed (U+FFFD in
+ * place of a lone surrogate) before any driver sees it, here and in db.ts: a key is then
+ * stored and found the same through every path, on every database and Node version.
  * JSON.stringify writes a lone surrogate, and only one, as a `\udXXX` escape.
  */
 const ESCAPED_SURROGATE = /\\ud[89a-f]/i;
-const LONE_SURROGATE = /\p{Cs}/gu;
-const wellFormed = (_key: string, value: unknown) => (typeof value === 'string' ? value.replace(LONE_SURROGATE, '\uFFFD') : value);
+const wellFormed = (_key: string, value: unknown) => (typeof value === 'string' ? value.toWellFormed() : value);
 
 /** The JSON text an array parameter travels as (see db.ts). */
-export function batchText(values: readonly unknown[], dialect: Dialect): string {
+export function batchText(values: readonly unknown[]): string {
   const text = JSON.stringify(values);
-  return dialect === 'postgresql' && ESCAPED_SURROGATE.test(text) ? JSON.stringify(values, wellFormed) : text;
+  return ESCAPED_SURROGATE.test(text) ? JSON.stringify(values, wellFormed) : text;
 }

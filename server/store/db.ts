@@ -278,7 +278,12 @@ function openSqlite<M extends ParamMasker>(path: string, masker: M): Db<M> {
 // SQLite has no arrays: an array parameter arrives as JSON text, read with json_each.
 function sqliteParams(params: readonly unknown[], masker: ParamMasker | null): unknown[] {
   const masked = masker ? maskParams(params, masker) : params;
-  return masked.map((value) => (typeof value === 'boolean' ? (value ? 1 : 0) : Array.isArray(value) ? batchText(value, 'sqlite') : value));
+  return masked.map((value) => {
+    if (typeof value === 'boolean') return value ? 1 : 0;
+    // Well-formed before the driver sees it, whatever Node does with half an emoji (batch.ts).
+    if (typeof value === 'string') return value.isWellFormed() ? value : value.toWellFormed();
+    return Array.isArray(value) ? batchText(value) : value;
+  });
 }
 
 // ---------------------------------------------------------------- PostgreSQL
@@ -319,7 +324,7 @@ function statementName(text: string): string | undefined {
 // A batch of rows (an array of arrays) arrives as JSON text, which costs less to write
 // than one PostgreSQL array per column; a list of values stays an array (`= ANY(?)`).
 function postgresParams(params: readonly unknown[]): unknown[] {
-  return params.map((value) => (Array.isArray(value) && Array.isArray(value[0]) ? batchText(value, 'postgresql') : value));
+  return params.map((value) => (Array.isArray(value) && Array.isArray(value[0]) ? batchText(value) : value));
 }
 
 function postgresSql(client: pg.Pool | pg.PoolClient, masker: ParamMasker | null): Sql {
