@@ -19,7 +19,7 @@ export const StepNodeView = memo(function StepNodeView({ id, type, data, selecte
 
   return (
     <div className={classes.join(' ')} data-testid={`node.${type}`} data-node-id={id}>
-      {!trigger && <Handle type="target" position={Position.Left} className="step-handle" aria-label={`Connect into ${label}`} />}
+      {!trigger && <Handle type="target" position={Position.Left} className="step-handle" title={`Connect into ${label}`} />}
       <div className="step-node__main">
         <span className="step-node__icon">
           <KindIcon kind={type} />
@@ -52,17 +52,17 @@ export const StepNodeView = memo(function StepNodeView({ id, type, data, selecte
       {/* The Yes/No tags sit inside the box, beside their exits: outside, they landed on the connection's own Yes/No label. */}
       {type === 'condition' ? (
         <>
-          <Handle id="true" type="source" position={Position.Right} className="step-handle step-handle--true" style={{ top: '32%' }} aria-label={`Yes exit of ${label}`} />
+          <Handle id="true" type="source" position={Position.Right} className="step-handle step-handle--true" style={{ top: '32%' }} title={`Yes exit of ${label}`} />
           <span className="handle-tag handle-tag--true" style={{ top: '32%' }} aria-hidden="true">
             Yes
           </span>
-          <Handle id="false" type="source" position={Position.Right} className="step-handle step-handle--false" style={{ top: '72%' }} aria-label={`No exit of ${label}`} />
+          <Handle id="false" type="source" position={Position.Right} className="step-handle step-handle--false" style={{ top: '72%' }} title={`No exit of ${label}`} />
           <span className="handle-tag handle-tag--false" style={{ top: '72%' }} aria-hidden="true">
             No
           </span>
         </>
       ) : (
-        <Handle type="source" position={Position.Right} className="step-handle" aria-label={`Connect from ${label}`} />
+        <Handle type="source" position={Position.Right} className="step-handle" title={`Connect from ${label}`} />
       )}
     </div>
   );

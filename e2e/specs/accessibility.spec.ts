@@ -1,0 +1,94 @@
+/**
+ * An automated accessibility audit (axe-core) of every page a person uses: the flow list,
+ * the editor with a step selected, a run, the runs list, a flow's inbox, secrets and the
+ * login page, at desktop and phone width. Serious and critical findings fail the test,
+ * each listed with the element it is about so the failure says what to fix.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { startServerProcess, type ServerProcess } from '../../server/testing/server-process.ts';
+import { seedFlow, sendWebhook, trpcCall, waitForRun } from '../fixtures/api.ts';
+import { ORDER_SAMPLE, orderFlowDocument } from '../fixtures/flows.ts';
+import { expect, test } from '../fixtures/index.ts';
+
+const SIZES = [
+  { name: 'desktop', width: 1280, height: 800 },
+  { name: 'phone', width: 390, height: 844 },
+];
+
+/** The serious and critical findings on the page as it is now, one line each. */
+async function seriousFindings(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .flatMap((violation) => violation.nodes.map((node) => `${violation.id} (${violation.impact}): ${node.target.join(' ')} — ${violation.help}: ${node.failureSummary?.replace(/\s+/g, ' ')} in ${node.html.slice(0, 160)}`));
+}
+
+/** A published order flow with one run that failed (its receiver does not exist): a run page with something to say. */
+async function seed(page: Page): Promise<{ flowId: string; runId: string }> {
+  const flowId = await seedFlow(page.request, orderFlowDocument(`Audited flow ${Date.now()}`));
+  await trpcCall(page.request, 'flows.publish', { id: flowId });
+  const flow = await trpcCall<{ triggers: Array<{ hookId: string; kind: string }> }>(page.request, 'flows.get', { id: flowId }, 'query');
+  const hookId = flow.triggers.find((trigger) => trigger.kind === 'trigger.webhook')!.hookId;
+  const { runId } = await sendWebhook(page.request, hookId, { ...ORDER_SAMPLE, id: `evt_a11y_${Date.now()}`, order: { ...ORDER_SAMPLE.order, id: `a11y-${Date.now()}` } });
+  await waitForRun(page.request, runId, ['succeeded', 'failed', 'needs_review'], 60_000);
+  // Something on the Secrets page to read (save answers 400 once the name is taken).
+  await page.request.post('/trpc/secretAdmin.save', { data: { name: 'AUDIT_TOKEN', value: 'a long stand-in value' } });
+  return { flowId, runId };
+}
+
+for (const size of SIZES) {
+  test.describe(`accessibility at ${size.name} width`, () => {
+    test.use({ viewport: { width: size.width, height: size.height } });
+
+    test('every page has no serious or critical findings', async ({ page }) => {
+      test.setTimeout(120_000);
+      const { flowId, runId } = await seed(page);
+      const pages: { name: string; open: () => Promise<void> }[] = [
+        { name: 'flow list', open: async () => { await page.goto('/'); await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible(); } },
+        {
+          name: 'editor with a step selected',
+          open: async () => {
+            await page.goto(`/flows/${flowId}`);
+            const step = page.locator('.react-flow__node').nth(1);
+            await expect(step).toBeVisible();
+            await step.click();
+            await expect(page.getByTestId('inspector')).toBeVisible();
+          },
+        },
+        { name: 'run page', open: async () => { await page.goto(`/runs/${runId}`); await expect(page.getByTestId('run.status')).toBeVisible(); } },
+        { name: 'runs list', open: async () => { await page.goto('/runs'); await expect(page.getByRole('link', { name: /#\d+/ }).first()).toBeVisible(); } },
+        { name: 'inbox', open: async () => { await page.goto(`/flows/${flowId}/inbox`); await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible(); } },
+        { name: 'secrets', open: async () => { await page.goto('/secrets'); await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible(); } },
+      ];
+      const findings: string[] = [];
+      for (const { name, open } of pages) {
+        await open();
+        findings.push(...(await seriousFindings(page)).map((finding) => `${name}: ${finding}`));
+      }
+      expect(findings).toEqual([]);
+    });
+  });
+}
+
+test.describe('the login page', () => {
+  let server: ServerProcess;
+  test.beforeAll(async () => {
+    server = await startServerProcess({ HOST: '0.0.0.0', ONCEFLOW_ADMIN_PASSWORD: 'correct horse battery', DATABASE_URL: '' });
+  });
+  test.afterAll(async () => {
+    await server?.kill();
+  });
+
+  for (const size of SIZES) {
+    test(`has no serious or critical findings at ${size.name} width`, async ({ browser }) => {
+      // axe reads the page through its context, so the page needs a context of its own.
+      const context = await browser.newContext({ viewport: { width: size.width, height: size.height } });
+      const page = await context.newPage();
+      await page.goto(`${server.url}/`);
+      await expect(page.getByLabel('Admin password')).toBeVisible();
+      expect(await seriousFindings(page)).toEqual([]);
+      await context.close();
+    });
+  }
+});
