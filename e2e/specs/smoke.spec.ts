@@ -6,10 +6,10 @@ test('the app loads, lists flows and creates one', async ({ flowList, page, requ
   await flowList.open();
   await expect(flowList.rows().filter({ hasText: 'Seeded flow' })).toHaveCount(1);
 
-  await flowList.createFlow('Order paid → invoice');
+  await flowList.createFlow('Order paid → invoice, by hand');
   await expect(page).toHaveURL(/\/flows\/flow_/);
   expect(page.url()).not.toContain(seeded.id);
 
   await flowList.open();
-  await expect(flowList.rows().filter({ hasText: 'Order paid → invoice' })).toHaveCount(1);
+  await expect(flowList.rows().filter({ hasText: 'Order paid → invoice, by hand' })).toHaveCount(1);
 });
