@@ -133,7 +133,7 @@ for (const kind of testDatabases()) {
       // A schedule fire recorded while paused, as the scheduler records it.
       const missed = await server.services.runs.start({ flowId, input: { scheduledFor: 'now' }, by: 'schedule' });
       await server.services.db.run(`UPDATE runs SET trigger_kind = 'schedule' WHERE id = ?`, [missed.runId]);
-      expect(await server.services.pause.state(flowId)).toMatchObject({ waiting: 2 });
+      expect(await server.services.pause.state(flowId)).toMatchObject({ waiting: 2, missedScheduleFires: 1 });
 
       expect(await server.services.pause.resume(flowId, 'dave', { dropScheduleFires: true })).toEqual({ released: 1, dropped: 1 });
       await waitForRunStatus(server, body.runId as string, ['succeeded']);

@@ -6,7 +6,7 @@
  * its checkpoints. Resume queues the held runs again in arrival order and wakes workers.
  */
 import type { Db } from '../store/db.ts';
-import { countHeldRuns, listPausedFlows, pauseFlow, readFlowPause, resumeFlow, type FlowPause } from '../store/pause.ts';
+import { countHeldRuns, listPausedFlows, pauseFlow, readFlowPause, resumeFlow, type FlowPause, type HeldCount } from '../store/pause.ts';
 import { NotFoundError } from './errors.ts';
 import type { RunJournal } from './run-journal.ts';
 import type { Clock } from './types.ts';
@@ -17,6 +17,8 @@ export interface FlowPauseState {
   pausedBy: string | null;
   /** Runs held while the flow is paused: the events waiting for Resume. */
   waiting: number;
+  /** Of those, schedule fires missed while paused (Resume may drop them). */
+  missedScheduleFires: number;
 }
 
 export interface FlowPauseDeps {
@@ -31,8 +33,7 @@ const missingFlow = (flowId: string) => new NotFoundError(`There is no flow with
 export function flowPauseService({ db, clock, onQueued }: FlowPauseDeps) {
   async function state(flowId: string): Promise<FlowPauseState> {
     const pause = await readFlowPause(db, flowId);
-    const waiting = (await countHeldRuns(db, [flowId])).get(flowId) ?? 0;
-    return describe(pause, waiting);
+    return describe(pause, (await countHeldRuns(db, [flowId])).get(flowId));
   }
 
   return {
@@ -54,13 +55,16 @@ export function flowPauseService({ db, clock, onQueued }: FlowPauseDeps) {
     /** Every paused flow's state, for the flow list (flows absent here run normally). */
     async pausedFlows(): Promise<Map<string, FlowPauseState>> {
       const [paused, held] = await Promise.all([listPausedFlows(db), countHeldRuns(db)]);
-      return new Map([...paused].map(([flowId, pause]) => [flowId, describe(pause, held.get(flowId) ?? 0)]));
+      return new Map([...paused].map(([flowId, pause]) => [flowId, describe(pause, held.get(flowId))]));
     },
   };
 }
 
-function describe(pause: FlowPause | null, waiting: number): FlowPauseState {
-  return { paused: pause !== null, pausedAt: pause?.pausedAt ?? null, pausedBy: pause?.pausedBy ?? null, waiting };
+function describe(pause: FlowPause | null, held: HeldCount | undefined): FlowPauseState {
+  return {
+    paused: pause !== null, pausedAt: pause?.pausedAt ?? null, pausedBy: pause?.pausedBy ?? null,
+    waiting: held?.held ?? 0, missedScheduleFires: held?.scheduleFires ?? 0,
+  };
 }
 
 export type FlowPauseService = ReturnType<typeof flowPauseService>;

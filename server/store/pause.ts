@@ -84,17 +84,24 @@ export async function resumeFlow(
   return { released: released.length, dropped: dropped.length };
 }
 
-/** How many runs wait in each of these flows (all paused flows when `flowIds` is omitted). */
-export async function countHeldRuns(sql: Sql, flowIds?: readonly string[]): Promise<Map<string, number>> {
+export interface HeldCount {
+  held: number;
+  /** Of those, runs a schedule fired (Resume may drop them). */
+  scheduleFires: number;
+}
+
+const COUNT_HELD = `SELECT flow_id, COUNT(*) AS held, SUM(CASE WHEN trigger_kind = 'schedule' THEN 1 ELSE 0 END) AS schedule_fires
+  FROM runs WHERE status = 'held'`;
+
+/** How many runs wait in each of these flows (every flow with held runs when `flowIds` is omitted). */
+export async function countHeldRuns(sql: Sql, flowIds?: readonly string[]): Promise<Map<string, HeldCount>> {
+  type Row = { flow_id: string; held: number; schedule_fires: number | null };
   const rows = flowIds === undefined
-    ? await sql.all<{ flow_id: string; held: number }>(`SELECT flow_id, COUNT(*) AS held FROM runs WHERE status = 'held' GROUP BY flow_id`)
+    ? await sql.all<Row>(`${COUNT_HELD} GROUP BY flow_id`)
     : flowIds.length === 0
       ? []
-      : await sql.all<{ flow_id: string; held: number }>(
-        `SELECT flow_id, COUNT(*) AS held FROM runs WHERE status = 'held' AND ${isOneOf(sql.dialect, 'flow_id')} GROUP BY flow_id`,
-        [flowIds],
-      );
-  return new Map(rows.map((row) => [row.flow_id, Number(row.held)]));
+      : await sql.all<Row>(`${COUNT_HELD} AND ${isOneOf(sql.dialect, 'flow_id')} GROUP BY flow_id`, [flowIds]);
+  return new Map(rows.map((row) => [row.flow_id, { held: Number(row.held), scheduleFires: Number(row.schedule_fires ?? 0) }]));
 }
 
 /** Every paused flow with who paused it and since when. */
