@@ -26,10 +26,12 @@ export async function readFlowPause(sql: Sql, flowId: string): Promise<FlowPause
  * flow changes nothing. Run it in a transaction.
  */
 export async function pauseFlow(sql: Sql, flowId: string, by: string, now: number): Promise<{ held: number; alreadyPaused: boolean } | null> {
-  const flow = await sql.get<{ paused_at: number | null }>(`SELECT paused_at FROM flows WHERE id = ?`, [flowId]);
-  if (!flow) return null;
-  if (flow.paused_at != null) return { held: 0, alreadyPaused: true };
-  await sql.run(`UPDATE flows SET paused_at = ?, paused_by = ? WHERE id = ?`, [now, by, flowId]);
+  // One conditional update decides: two people pausing at once pause the flow once.
+  const changed = await sql.run(`UPDATE flows SET paused_at = ?, paused_by = ? WHERE id = ? AND paused_at IS NULL`, [now, by, flowId]);
+  if (changed === 0) {
+    const exists = await sql.get(`SELECT 1 AS found FROM flows WHERE id = ?`, [flowId]);
+    return exists ? { held: 0, alreadyPaused: true } : null;
+  }
   const held = await sql.all<{ id: string; attempt: number }>(
     `UPDATE runs SET status = 'held' WHERE flow_id = ? AND status = 'queued' RETURNING id, attempt`,
     [flowId],
