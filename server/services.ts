@@ -2,6 +2,7 @@
  * Wires the process: database, migrations, stores and engine services. Transports (HTTP,
  * tRPC, CLI) receive this object; nothing here knows about them.
  */
+import { flowPauseService, type FlowPauseService } from './engine/flow-pause.ts';
 import { mkdirSync } from 'node:fs';
 import type { Logger } from 'pino';
 import { createCrashPoints } from './engine/crash-points.ts';
@@ -41,6 +42,8 @@ export interface Services {
   flows: FlowService;
   runs: RunService;
   inbox: InboxService;
+  /** Pausing and resuming flows (engine/flow-pause.ts). */
+  pause: FlowPauseService;
   secrets: SecretService;
   /** Where this server answers, once it listens (templates point their sandbox calls here). */
   publicUrl?: string;
@@ -123,6 +126,7 @@ export async function createServices(env: Env, givenLog?: Logger): Promise<Servi
     flows: flowService(store, clock.now, (dayStart, weekStart) => flowRunStats(db, dayStart, weekStart)),
     runs,
     inbox: inboxService({ db, flows: store, runs }),
+    pause: flowPauseService({ db, clock, onQueued: nudge }),
     secrets,
     sandbox,
     webhooks: webhookIntake({ db, clock, triggers: triggerDirectory(db, plans, clock.now), secrets: loadSecrets, onQueued: nudge }),

@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { UserError } from '../engine/errors.ts';
 import { createClient, serverUrl } from './client.ts';
 import { eventsCommand } from './events.ts';
+import { pauseFlowCommand, resumeFlowCommand } from './flow-pause.ts';
 import { exportFlow, importFlow, listFlows } from './flows.ts';
 import { formatHelp, type HelpLine } from './help.ts';
 import { login } from './login.ts';
@@ -68,9 +69,18 @@ export const COMMANDS: Command[] = [
   },
   {
     name: 'flows',
-    help: [['flows list [--json]', 'every flow with its latest version']],
-    run: ({ positionals, json }) => {
-      if (positionals[0] !== 'list') throw new UserError('Did you mean `onceflow flows list`?');
+    help: [
+      ['flows list [--json]', 'every flow with its latest version'],
+      ['flows pause <flowId> [--json]', 'hold the flow\'s new runs (webhooks are still recorded) until resumed'],
+      ['flows resume <flowId> [--drop-missed-fires] [--json]', 'run the held runs in arrival order (optionally dropping missed schedule fires)'],
+    ],
+    run: ({ positionals, rest, json }) => {
+      if (positionals[0] === 'pause') return pauseFlowCommand(createClient(), need(positionals[1], 'Name the flow to pause: onceflow flows pause <flowId>.'), json);
+      if (positionals[0] === 'resume') {
+        const flowId = need(positionals[1], 'Name the flow to resume: onceflow flows resume <flowId>.');
+        return resumeFlowCommand(createClient(), flowId, { dropMissedFires: rest.includes('--drop-missed-fires'), json });
+      }
+      if (positionals[0] !== 'list') throw new UserError('Did you mean `onceflow flows list`, `flows pause <flowId>` or `flows resume <flowId>`?');
       return listFlows(createClient(), json);
     },
   },

@@ -11,6 +11,7 @@ import type { PlannedStep } from './flow/planned-step.ts';
 import type { FlowPlan } from './flow-plan.ts';
 import { decideOutcome, retryPolicy } from './outcomes.ts';
 import { runSideEffectStep } from './protocol.ts';
+import { holdIfPaused } from './flow-pause.ts';
 import { failRun } from './run-endings.ts';
 import { ClaimFencedError, LeaseLostError, RunJournal } from './run-journal.ts';
 import { createRenderer, masked, type EngineDeps, type StepExecution, type StepResult } from './step-runtime.ts';
@@ -80,6 +81,10 @@ async function walk(deps: EngineDeps, { run, plan, secrets, signal }: RunInputs,
   };
   const secretValues = collectSecretValues(context);
   const render = createRenderer(context, deps.clock);
+  // A paused flow's run holds before it starts (it may have been queued just before the
+  // pause, or woken from a delay) and between steps; Resume queues it again.
+  if (await holdIfPaused(deps.db, journal)) return;
+  let checkPause = false;
   journal.event('run.started', null, { attempt: run.attempt, resumed: run.leaseFence > 1, worker: run.leaseOwner, fence: run.leaseFence });
 
   // For each finished step: which of its exits are live (null = all, undefined = none).
@@ -118,6 +123,8 @@ async function walk(deps: EngineDeps, { run, plan, secrets, signal }: RunInputs,
       await failRun(journal, step.id, step.problem);
       return;
     }
+    if (checkPause && (await holdIfPaused(deps.db, journal))) return;
+    checkPause = true;
     const result = await executeStep({ deps, journal, flowId: run.flowId, node: step, render, signal, secretValues }, previous);
     if (result.kind === 'ended') return;
     context.steps[step.id] = { output: result.output };

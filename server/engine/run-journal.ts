@@ -33,7 +33,7 @@ export interface ClaimOutcome {
 }
 
 export interface RunEnding {
-  status: Extract<RunStatus, 'succeeded' | 'failed' | 'needs_review' | 'waiting'>;
+  status: Extract<RunStatus, 'succeeded' | 'failed' | 'needs_review' | 'waiting' | 'held'>;
   error?: string | null;
   wakeAt?: number | null;
 }
@@ -72,7 +72,7 @@ export class RunJournal {
       const ending = options.ending;
       if (ending) {
         const held = await endLeasedRun(tx, run, {
-          status: ending.status, error: ending.error ?? null, wakeAt: ending.wakeAt ?? null, finishedAt: ending.status === 'waiting' ? null : now,
+          status: ending.status, error: ending.error ?? null, wakeAt: ending.wakeAt ?? null, finishedAt: ending.status === 'waiting' || ending.status === 'held' ? null : now,
         });
         if (!held) throw new LeaseLostError(`Run ${run.id} is no longer held by this worker.`);
       }

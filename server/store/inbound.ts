@@ -6,7 +6,7 @@
 import { isOneOf } from './batch.ts';
 import type { Sql } from './db.ts';
 import { INBOUND_EVENT_COLUMNS, REJECTION_COLUMNS, toInboundEvent, toJson, toRejection, type RejectionRow } from './rows.ts';
-import { insertRun, queuedEvent, type NewRun } from './runs.ts';
+import { insertRun, NEW_RUN_STATUS, queuedEvent, type NewRun } from './runs.ts';
 import { insertEvents } from './timeline.ts';
 import type { TimelineEvent } from './types.ts';
 
@@ -24,8 +24,8 @@ export interface Delivery {
 export type IngestResult = { duplicate: false; runId: string } | { duplicate: true; runId: string; duplicates: number };
 
 /**
- * Records a delivery: a new event id takes a row and queues its run, a repeat is counted
- * on the original run's timeline. Atomic only under `db.durably` or inside a transaction:
+ * Records a delivery: a new event id takes a row and queues its run (held while the flow
+ * is paused: NEW_RUN_STATUS), a repeat is counted on the original run's timeline. Atomic only under `db.durably` or inside a transaction:
  * on PostgreSQL it is one statement (one round trip), on SQLite three.
  */
 export async function ingestDelivery(sql: Sql, delivery: Delivery): Promise<IngestResult> {
@@ -78,7 +78,7 @@ async function ingestStepByStep(sql: Sql, delivery: Delivery): Promise<IngestRes
 const INGEST_ONE_STATEMENT = `WITH inbound AS (${UPSERT_INBOUND}),
   queued AS (
     INSERT INTO runs (id, seq, flow_id, version_id, status, input, trigger_kind, trigger_node, event_id, replay_of, attempt, lease_fence, created_at, created_by)
-    SELECT ?::text, nextval('runs_seq_seq'), ?::text, ?::text, 'queued', ?::text, ?::text, ?::text, ?::text, ?::text, 1, 0, ?::bigint, ?::text
+    SELECT ?::text, nextval('runs_seq_seq'), ?::text, ?::text, ${NEW_RUN_STATUS.replace('id = ?', 'id = ?::text')}, ?::text, ?::text, ?::text, ?::text, ?::text, 1, 0, ?::bigint, ?::text
     FROM inbound WHERE inbound.run_id = ?::text
     RETURNING id),
   logged AS (
@@ -100,7 +100,7 @@ async function ingestInOneStatement(sql: Sql, delivery: Delivery): Promise<Inges
   const queuedData = toJson(queuedEvent(run).data);
   const row = await sql.get<{ run_id: string; duplicates: number }>(INGEST_ONE_STATEMENT, [
     ...upsertParams(delivery, now),
-    run.id, run.flowId, run.versionId, toJson(run.input), run.triggerKind, run.triggerNode, run.eventId, run.replayOf, now, run.createdBy, run.id,
+    run.id, run.flowId, run.versionId, run.flowId, toJson(run.input), run.triggerKind, run.triggerNode, run.eventId, run.replayOf, now, run.createdBy, run.id,
     now,
     run.id, run.triggerNode, eventData, run.id,
     run.id, queuedData, run.id,

@@ -40,7 +40,7 @@ it('types every row as its generated Prisma model (checked by the compiler)', ()
   expectTypeOf<Matches<ClaimRow, ClaimModel, 'request' | 'output'>>().toEqualTypeOf<true>();
   expectTypeOf<Matches<CheckpointRow, CheckpointModel, 'output'>>().toEqualTypeOf<true>();
   expectTypeOf<Matches<TimelineEvent, TimelineEventModel, 'data'>>().toEqualTypeOf<true>();
-  expectTypeOf<Matches<FlowRow, FlowModel>>().toEqualTypeOf<true>();
+  expectTypeOf<Matches<FlowRow, FlowModel, never, 'pausedAt' | 'pausedBy'>>().toEqualTypeOf<true>();
   expectTypeOf<Matches<FlowVersionRow, FlowVersionModel>>().toEqualTypeOf<true>();
   expectTypeOf<Matches<StoredTriggerRow, TriggerModel>>().toEqualTypeOf<true>();
   expectTypeOf<Matches<InboundEventRow, InboundEventModel, never, 'headers' | 'body'>>().toEqualTypeOf<true>();

@@ -252,7 +252,7 @@ export const ROW_MAPPERS: readonly RowMapper[] = [
   { table: 'claims', columns: CLAIM_COLUMNS, json: ['request', 'output'], unread: [], read: toClaim },
   { table: 'checkpoints', columns: CHECKPOINT_COLUMNS, json: ['output'], unread: [], read: toCheckpoint },
   { table: 'timeline_events', columns: EVENT_COLUMNS, json: ['data'], unread: [], read: toEvent },
-  { table: 'flows', columns: FLOW_COLUMNS, json: [], unread: [], read: toFlow },
+  { table: 'flows', columns: FLOW_COLUMNS, json: [], unread: ['paused_at', 'paused_by'], read: toFlow },
   { table: 'flow_versions', columns: FLOW_VERSION_COLUMNS, json: [], unread: [], read: toFlowVersion },
   { table: 'triggers', columns: TRIGGER_COLUMNS, json: [], unread: [], read: toTrigger },
   { table: 'inbound_events', columns: INBOUND_EVENT_COLUMNS, json: [], unread: ['headers', 'body'], read: toInboundEvent },

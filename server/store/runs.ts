@@ -22,14 +22,21 @@ export interface NewRun {
   createdBy: string;
 }
 
-/** Inserts a queued run with its `run.queued` event; returns its number. */
+/**
+ * A new run's status, decided inside its INSERT: `held` while its flow is paused (so the
+ * pause costs no extra round trip on the webhook path), `queued` otherwise. The flow id is
+ * its one parameter.
+ */
+export const NEW_RUN_STATUS = `CASE WHEN EXISTS (SELECT 1 FROM flows WHERE id = ? AND paused_at IS NOT NULL) THEN 'held' ELSE 'queued' END`;
+
+/** Inserts a queued (or, in a paused flow, held) run with its `run.queued` event; returns its number. */
 export async function insertRun(sql: Sql, run: NewRun, extraEvents: TimelineEvent[] = []): Promise<number> {
   const seq =
     sql.dialect === 'sqlite' ? '(SELECT COALESCE(MAX(seq), 0) + 1 FROM runs)' : "nextval('runs_seq_seq')";
   const row = await sql.get<{ seq: number }>(
     `INSERT INTO runs (id, seq, flow_id, version_id, status, input, trigger_kind, trigger_node, event_id, replay_of, attempt, lease_fence, created_at, created_by)
-     VALUES (?, ${seq}, ?, ?, 'queued', ?, ?, ?, ?, ?, 1, 0, ?, ?) RETURNING seq`,
-    [run.id, run.flowId, run.versionId, toJson(run.input), run.triggerKind, run.triggerNode, run.eventId, run.replayOf, run.createdAt, run.createdBy],
+     VALUES (?, ${seq}, ?, ?, ${NEW_RUN_STATUS}, ?, ?, ?, ?, ?, 1, 0, ?, ?) RETURNING seq`,
+    [run.id, run.flowId, run.versionId, run.flowId, toJson(run.input), run.triggerKind, run.triggerNode, run.eventId, run.replayOf, run.createdAt, run.createdBy],
   );
   await insertEvents(sql, [...extraEvents, queuedEvent(run)]);
   return Number(row!.seq);
@@ -103,11 +110,11 @@ export async function renewRunLease(sql: Sql, run: { id: string; leaseFence: num
 }
 
 export interface LeasedRunEnding {
-  status: Extract<RunStatus, 'succeeded' | 'failed' | 'needs_review' | 'waiting'>;
+  status: Extract<RunStatus, 'succeeded' | 'failed' | 'needs_review' | 'waiting' | 'held'>;
   error: string | null;
   /** When a waiting run becomes leasable again. */
   wakeAt: number | null;
-  /** When the run finished (null for waiting, which is not an end). */
+  /** When the run finished (null for waiting and held, which are not ends). */
   finishedAt: number | null;
 }
 

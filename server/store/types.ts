@@ -5,7 +5,8 @@
  * columns come back parsed.
  */
 
-export const RUN_STATUSES = ['queued', 'running', 'waiting', 'succeeded', 'failed', 'needs_review', 'cancelled'] as const;
+/** `held`: the run's flow is paused; it is never leased until the flow is resumed. */
+export const RUN_STATUSES = ['queued', 'running', 'waiting', 'succeeded', 'failed', 'needs_review', 'cancelled', 'held'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
 export type ClaimStatus = 'in_progress' | 'succeeded' | 'failed' | 'uncertain';
@@ -18,6 +19,7 @@ export const TIMELINE_EVENT_TYPES = [
   'step.started', 'step.succeeded', 'step.failed', 'step.retry_scheduled', 'step.skipped', 'step.duplicate',
   'step.key_conflict', 'step.waiting_for_claim', 'step.recovered', 'step.uncertain', 'step.resolved', 'step.waiting',
   'webhook.received', 'webhook.duplicate', 'webhook.rejected',
+  'run.held', 'run.released',
 ] as const;
 export type TimelineEventType = (typeof TIMELINE_EVENT_TYPES)[number];
 

@@ -27,5 +27,12 @@ export const flowsRouter = router({
   previewKey: procedure
     .input(z.object({ id: idText('The flow id'), nodeId: idText('The step id'), template: z.string().max(2000).optional(), document: document.optional() }))
     .query(({ ctx, input }) => ctx.services.flows.previewKey(input.id, input.nodeId, input.template, input.document)),
+  // Pause: runs are recorded but held; Resume queues them again in arrival order.
+  pauseState: procedure.input(flowId).query(({ ctx, input }) => ctx.services.pause.state(input.id)),
+  pausedFlows: procedure.query(async ({ ctx }) => Object.fromEntries(await ctx.services.pause.pausedFlows())),
+  pause: procedure.input(flowId).mutation(({ ctx, input }) => ctx.services.pause.pause(input.id, ctx.user)),
+  resume: procedure
+    .input(flowId.extend({ dropScheduleFires: z.boolean().optional() }))
+    .mutation(({ ctx, input }) => ctx.services.pause.resume(input.id, ctx.user, { dropScheduleFires: input.dropScheduleFires })),
   delete: procedure.input(flowId).mutation(({ ctx, input }) => ctx.services.flows.delete(input.id)),
 });

@@ -1,8 +1,9 @@
 import { navigate } from '../lib/router.ts';
+import { FlowPauseControl } from '../flows/FlowPauseControl.tsx';
 import { KindIcon } from './KindIcon.tsx';
 import { liveStatusWords, type LiveStatus } from './live-status.ts';
 import type { SaveState } from './useAutosave.ts';
-import { dispatch, selectCanRedo, selectCanUndo, selectMeta, useEditorStore } from './useEditorStore.ts';
+import { dispatch, selectCanRedo, selectCanUndo, selectFlowId, selectMeta, useEditorStore } from './useEditorStore.ts';
 import type { Busy } from './useFlowActions.ts';
 
 interface EditorToolbarProps {
@@ -38,6 +39,7 @@ export function EditorToolbar({ save, busy, errorCount, warningCount, live, read
   const meta = useEditorStore(selectMeta);
   const canUndo = useEditorStore(selectCanUndo);
   const canRedo = useEditorStore(selectCanRedo);
+  const flowId = useEditorStore(selectFlowId);
 
   return (
     <div className="editor-toolbar" role="toolbar" aria-label="Flow">
@@ -73,6 +75,7 @@ export function EditorToolbar({ save, busy, errorCount, warningCount, live, read
         </button>
       )}
       <div className="editor-toolbar__spacer" />
+      {flowId && <FlowPauseControl flowId={flowId} flowName={meta.name} />}
       {!readOnly && (
         <div className="button-group">
           <button type="button" className="icon-button" aria-label="Undo" title="Undo (Ctrl+Z)" disabled={!canUndo} onClick={() => dispatch({ type: 'undo' })}>

@@ -7,6 +7,7 @@ import type { MouseEvent } from 'react';
 import type { inferRouterOutputs } from '@trpc/server';
 import type { AppRouter } from '../../server/trpc/router.ts';
 import { navigate } from '../lib/router.ts';
+import { FlowPauseControl, type FlowPauseState } from './FlowPauseControl.tsx';
 
 type FlowRow = inferRouterOutputs<AppRouter>['flows']['list'][number];
 
@@ -15,7 +16,7 @@ const go = (path: string) => (event: MouseEvent) => {
   navigate(path);
 };
 
-export function FlowCards({ flows }: { flows: readonly FlowRow[] }) {
+export function FlowCards({ flows, paused }: { flows: readonly FlowRow[]; paused?: Record<string, FlowPauseState> }) {
   return (
     <ul className="cards flow-list" aria-label="Flows">
       {flows.map((flow) => (
@@ -34,6 +35,7 @@ export function FlowCards({ flows }: { flows: readonly FlowRow[] }) {
             <a href={`/runs?flow=${flow.id}`} onClick={go(`/runs?flow=${flow.id}`)}>Runs<span className="visually-hidden"> of {flow.name}</span></a>
             <a href={`/flows/${flow.id}/inbox`} onClick={go(`/flows/${flow.id}/inbox`)}>Inbox<span className="visually-hidden"> of {flow.name}</span></a>
           </div>
+          {flow.latestVersion !== null && paused && <FlowPauseControl flowId={flow.id} flowName={flow.name} state={paused[flow.id] ?? null} />}
         </li>
       ))}
     </ul>

@@ -5,12 +5,14 @@ import { useNarrowScreen } from '../lib/useNarrowScreen.ts';
 import { trpc } from '../lib/trpc.ts';
 import { ImportButton } from './ImportButton.tsx';
 import { FlowCards } from './FlowCards.tsx';
+import { FlowPauseControl, usePausedFlows } from './FlowPauseControl.tsx';
 import { TemplateGallery } from './TemplateGallery.tsx';
 
 export function FlowList() {
   const queryClient = useQueryClient();
   // Polled, so today's counts follow the runs without a reload.
   const flows = useQuery({ ...trpc.flows.list.queryOptions(), refetchInterval: 5000 });
+  const paused = usePausedFlows();
   const [name, setName] = useState('');
   const narrow = useNarrowScreen();
   const create = useMutation(
@@ -46,7 +48,7 @@ export function FlowList() {
       {flows.isPending && <p>Loading flows…</p>}
       {flows.error && <p role="alert" className="error">The flows could not be loaded: {flows.error.message}</p>}
       {flows.data && flows.data.length === 0 && <p className="empty">No flows yet. Create one, import a flow file, or start from a template below.</p>}
-      {flows.data && flows.data.length > 0 && narrow && <FlowCards flows={flows.data} />}
+      {flows.data && flows.data.length > 0 && narrow && <FlowCards flows={flows.data} paused={paused.data} />}
       {flows.data && flows.data.length > 0 && !narrow && (
         <table className="flow-list" aria-label="Flows">
           <thead>
@@ -74,6 +76,7 @@ export function FlowList() {
                     <a href={`/runs?flow=${flow.id}`} onClick={(event) => { event.preventDefault(); navigate(`/runs?flow=${flow.id}`); }} >Runs<span className="visually-hidden"> of {flow.name}</span></a>
                     <a href={`/flows/${flow.id}/inbox`} onClick={(event) => { event.preventDefault(); navigate(`/flows/${flow.id}/inbox`); }} >Inbox<span className="visually-hidden"> of {flow.name}</span></a>
                   </span>
+                  {flow.latestVersion !== null && paused.data && <FlowPauseControl flowId={flow.id} flowName={flow.name} state={paused.data[flow.id] ?? null} />}
                 </td>
               </tr>
             ))}

@@ -10,14 +10,15 @@ export const RUN_STATUS_WORDS: Record<RunStatus, string> = {
   failed: 'failed',
   needs_review: 'needs review',
   cancelled: 'cancelled',
+  held: 'held (flow paused)',
 };
 
 /** The statuses a person filters by, in the order they care about them. */
-export const RUN_STATUS_FILTERS: readonly RunStatus[] = ['failed', 'needs_review', 'running', 'waiting', 'queued', 'succeeded', 'cancelled'];
+export const RUN_STATUS_FILTERS: readonly RunStatus[] = ['failed', 'needs_review', 'running', 'waiting', 'held', 'queued', 'succeeded', 'cancelled'];
 
-/** Runs that may still change on their own, so their pages keep asking for news. */
+/** Runs that may still change on their own (held: when someone resumes the flow), so their pages keep asking for news. */
 export function isActive(status: RunStatus): boolean {
-  return status === 'queued' || status === 'running' || status === 'waiting';
+  return status === 'queued' || status === 'running' || status === 'waiting' || status === 'held';
 }
 
 export function canRerun(status: RunStatus): boolean {

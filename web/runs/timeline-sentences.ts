@@ -197,6 +197,11 @@ export function describeEvent(event: TimelineEntry, context: SentenceContext): S
       const until = when(data.until);
       return { title: 'Waiting', parts: [until ? `“${label}” waits until ${until}.` : `“${label}” is waiting.`], tone: 'wait', icon: 'clock' };
     }
+    // Pausing a flow (engine/flow-pause.ts).
+    case 'run.held':
+      return { title: 'Held: flow paused', parts: [`${by} paused this flow, so the run waits here until the flow is resumed. Nothing more is done meanwhile.`], tone: 'wait', icon: 'clock' };
+    case 'run.released':
+      return { title: 'Flow resumed', parts: [`${by} resumed the flow; the run continues in the order events arrived.`], tone: 'info', icon: 'play' };
     default:
       return { title: event.type, parts: [message ?? ''], tone: 'info', icon: 'queue' };
   }
