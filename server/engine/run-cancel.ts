@@ -38,19 +38,28 @@ function stepsNotRun(plan: FlowPlan | null | undefined, checkpoints: readonly Ch
   return plan.order.filter((step) => step.id !== plan.trigger?.id && !done.has(step.id)).length;
 }
 
+/** What a cancel found: the steps that were acting (they finish and are recorded) and how many will not run. */
+export interface Cancellation {
+  runId: string;
+  seq: number;
+  acting: { nodeId: string; label: string }[];
+  notRun: number;
+}
+
 /**
- * Cancels the run when it is in a cancellable status; false when it is not (it ended, or
- * was cancelled, first). One transaction: the status, the fence and the timeline event.
+ * Cancels the run when it is in a cancellable status; undefined when it is not (it ended,
+ * or was cancelled, first). One transaction: the status, the fence and the timeline event.
  */
-export async function cancelRun(db: Db, run: RunRow, plan: FlowPlan | null | undefined, by: string, clock: Clock): Promise<boolean> {
+export async function cancelRun(db: Db, run: RunRow, plan: FlowPlan | null | undefined, by: string, clock: Clock): Promise<Cancellation | undefined> {
   return db.transaction(async (tx) => {
     const now = clock.now();
-    if (!(await transitionRun(tx, run.id, CANCELLABLE, 'cancelled', { now }))) return false;
+    if (!(await transitionRun(tx, run.id, CANCELLABLE, 'cancelled', { now }))) return undefined;
     // Read after the transition: a claim won before it is acting, and none can be won after.
     const acting = await actingSteps(tx, run.id);
     const notRun = stepsNotRun(plan, await loadCheckpoints(tx, run.id), acting);
     await insertEvents(tx, [{ runId: run.id, type: 'run.cancelled', nodeId: null, attempt: run.attempt, data: { by, previousStatus: run.status, acting, notRun }, createdAt: now }]);
-    return true;
+    const label = (nodeId: string) => plan?.order.find((step) => step.id === nodeId)?.label ?? nodeId;
+    return { runId: run.id, seq: run.seq, acting: acting.map((nodeId) => ({ nodeId, label: label(nodeId) })), notRun };
   });
 }
 

@@ -206,11 +206,12 @@ export function runService({ db, flows, plans, clock, onQueued }: RunServiceDeps
     /** Cancels a run; a step already acting finishes and is recorded (run-cancel.ts). */
     async cancel(id: string, by = 'admin') {
       const run = await requireRun(id);
-      if (!(await cancelRun(db, run, await plans.get(run.versionId), by, clock))) {
+      const cancelled = await cancelRun(db, run, await plans.get(run.versionId), by, clock);
+      if (!cancelled) {
         const now = (await getRun(db, id))?.status ?? run.status;
         throw new UserError(`Run #${run.seq} is already ${now.replace('_', ' ')}, so there is nothing to cancel.`);
       }
-      return { runId: id };
+      return cancelled;
     },
 
     /**
