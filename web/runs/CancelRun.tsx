@@ -3,7 +3,9 @@
  * asks first. A step that is acting finishes and is recorded; nothing new starts.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import type { QueryClient } from '@tanstack/react-query';
+import type { RunDetail } from './run-types.ts';
 import { trpc } from '../lib/trpc.ts';
 import type { RunStatus } from './run-types.ts';
 import { Dialog } from './Dialog.tsx';
@@ -25,13 +27,49 @@ function consequence(status: RunStatus): string {
   }
 }
 
+/** Every second, at most this many times, while a step that was acting is not yet recorded. */
+const FOLLOW_TRIES = 180;
+
+function stillActing(queryClient: QueryClient, runId: string, nodeIds: readonly string[]): boolean {
+  const detail = queryClient.getQueryData<RunDetail>(trpc.runs.get.queryKey({ runId }));
+  // Until its outcome is recorded an acting step has no checkpoint: it shows as running or not reached.
+  return nodeIds.some((nodeId) => ['running', 'not_reached'].includes(detail?.steps.find((step) => step.nodeId === nodeId)?.status ?? 'running'));
+}
+
+/**
+ * A cancelled run is settled, so the page stops watching it; a step that was acting still
+ * records its outcome afterwards. Follow the run until that record is in.
+ */
+function useFollowActing(runId: string, nodeIds: readonly string[]) {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (nodeIds.length === 0) return;
+    let tries = 0;
+    let stopped = false;
+    const timer = setInterval(() => {
+      if (stopped) return;
+      tries++;
+      void refreshRun(queryClient, runId).then(() => {
+        if (tries >= FOLLOW_TRIES || !stillActing(queryClient, runId, nodeIds)) {
+          stopped = true;
+          clearInterval(timer);
+        }
+      });
+    }, 1000);
+    return () => clearInterval(timer);
+  }, [queryClient, runId, nodeIds]);
+}
+
 export function CancelRun({ run }: { run: { id: string; seq: number; status: RunStatus } }) {
   const [open, setOpen] = useState(false);
+  const [acting, setActing] = useState<string[]>([]);
   const queryClient = useQueryClient();
+  useFollowActing(run.id, acting);
   const cancel = useMutation(
     trpc.runs.cancel.mutationOptions({
-      onSuccess: async () => {
+      onSuccess: async (result) => {
         setOpen(false);
+        setActing(result.acting.map((step) => step.nodeId));
         await Promise.all([refreshRun(queryClient, run.id), queryClient.invalidateQueries({ queryKey: trpc.runs.list.queryKey() })]);
       },
     }),
