@@ -15,25 +15,25 @@ import { until } from '../testing/wait-for.ts';
 import { readClaim } from '../store/claims.ts';
 import { getRun } from '../store/runs.ts';
 
-function sideEffect(id: string, label: string, url: string, x: number) {
+function sideEffect(id: string, label: string, url: string, x: number, honoured = true) {
   return {
     id, type: 'http.request', position: { x, y: 0 },
     data: {
-      label, sideEffect: true, key: `{{ trigger.body.order }}:${id}`, receiverKeyHeader: 'Idempotency-Key', timeoutMs: 5000,
+      label, sideEffect: true, key: `{{ trigger.body.order }}:${id}`, ...(honoured ? { receiverKeyHeader: 'Idempotency-Key' } : {}), timeoutMs: 5000,
       request: { method: 'POST', url: `${url}/${id}`, headers: { 'content-type': 'application/json' }, body: `{"ref": "{{ trigger.body.order }}:${id}"}` },
     },
   };
 }
 
 /** start → [delay →] invoice → notify */
-function flow(url: string, options: { delay?: string; name: string }) {
+function flow(url: string, options: { delay?: string; name: string; honoured?: boolean }) {
   const nodes: unknown[] = [{ id: 'start', type: 'trigger.manual', position: { x: 0, y: 0 }, data: {} }];
   const chain = ['start'];
   if (options.delay) {
     nodes.push({ id: 'wait', type: 'delay', position: { x: 100, y: 0 }, data: { label: 'Wait', for: options.delay } });
     chain.push('wait');
   }
-  nodes.push(sideEffect('invoice', 'Create invoice', url, 200), sideEffect('notify', 'Notify team', url, 400));
+  nodes.push(sideEffect('invoice', 'Create invoice', url, 200, options.honoured ?? true), sideEffect('notify', 'Notify team', url, 400));
   chain.push('invoice', 'notify');
   const edges = chain.slice(1).map((target, index) => ({ id: `e${index}`, source: chain[index]!, target }));
   return { format: 'onceflow/v1', name: options.name, sampleInput: { order: 'x' }, nodes, edges };
@@ -140,6 +140,22 @@ for (const kind of testDatabases()) {
       }
       expect(receiver.calls).toHaveLength(24);
       expect(outcomes.cancelled + outcomes.succeeded).toBe(12);
+    });
+
+    it('cancels a run that needs review: the unknown step stays unknown, nothing after it runs', async () => {
+      receiver.reset();
+      receiver.onCall = undefined;
+      // A 500 from a receiver that does not honour keys: whether it acted is unknown.
+      receiver.behave = () => ({ kind: 'status', status: 500 });
+      const flowId = await engine.publish(flow(receiver.url, { name: 'Review', honoured: false }));
+      const { runId } = await engine.services.runs.start({ flowId, input: { order: 'N-1' } });
+      expect((await engine.waitForRun(runId)).status).toBe('needs_review');
+      await engine.services.runs.cancel(runId, 'admin');
+      const events = await timeline(runId);
+      expect(events.at(-1)).toMatchObject({ type: 'run.cancelled', data: { previousStatus: 'needs_review', acting: [], notRun: 1 } });
+      expect((await readClaim(engine.services.db, `${flowId}:invoice`, 'N-1:invoice'))?.status).toBe('uncertain');
+      expect(receiver.calls.map((call) => call.path)).toEqual(['/invoice']);
+      await expect(engine.services.runs.resolve(runId, 'invoice', 'happened')).rejects.toThrow(/not waiting for a decision/);
     });
 
     it('never leases a cancelled queued run', async () => {
