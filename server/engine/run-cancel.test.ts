@@ -14,6 +14,28 @@ import { startReceiver, type Receiver } from '../testing/receiver.ts';
 import { until } from '../testing/wait-for.ts';
 import { readClaim } from '../store/claims.ts';
 import { getRun } from '../store/runs.ts';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** A receiver that holds its first answer (a refusal) until the test lets go, and counts calls. */
+async function startGate() {
+  let letGo: () => void = () => {};
+  const released = new Promise<void>((resolve) => (letGo = resolve));
+  let arrived: () => void = () => {};
+  const firstCall = new Promise<void>((resolve) => (arrived = resolve));
+  const paths: string[] = [];
+  const server = createServer((request, response) => {
+    paths.push(request.url ?? '');
+    arrived();
+    request.resume();
+    void released.then(() => response.writeHead(422, { 'content-type': 'application/json' }).end('{"error":"refused"}'));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, paths, firstCall, letGo,
+    close: () => new Promise<void>((resolve) => { letGo(); server.close(() => resolve()); }),
+  };
+}
 
 function sideEffect(id: string, label: string, url: string, x: number, honoured = true) {
   return {
@@ -156,6 +178,33 @@ for (const kind of testDatabases()) {
       expect((await readClaim(engine.services.db, `${flowId}:invoice`, 'N-1:invoice'))?.status).toBe('uncertain');
       expect(receiver.calls.map((call) => call.path)).toEqual(['/invoice']);
       await expect(engine.services.runs.resolve(runId, 'invoice', 'happened')).rejects.toThrow(/not waiting for a decision/);
+    });
+
+    it('never acts after a cancel: a claim won afterwards is released unused', async () => {
+      // Run A acts on the key and is held; run B, same key, waits for A's claim. B is
+      // cancelled; then A's receiver refuses, so the key is free and B takes it over. B
+      // must not act: it releases the claim and records that nothing was sent.
+      const gate = await startGate();
+      try {
+        const flowId = await engine.publish(flow(gate.url, { name: 'Gate' }));
+        const { runId: first } = await engine.services.runs.start({ flowId, input: { order: 'G-1' } });
+        await gate.firstCall;
+        const { runId: second } = await engine.services.runs.start({ flowId, input: { order: 'G-1' } });
+        await engine.waitForRun(second, ['running']);
+        await engine.services.runs.cancel(second, 'admin');
+        gate.letGo();
+        expect((await engine.waitForRun(first)).status).toBe('failed');
+        const summary = await until('the released claim to be recorded', async () =>
+          (await timeline(second)).find((event) => event.type === 'run.cancelled' && event.data?.finished !== undefined));
+        expect(summary.data).toMatchObject({ acting: ['invoice'], finished: 'not_sent' });
+        await until('the worker to let go of the runs', () => engine.worker.activeCount() === 0);
+        const claim = await readClaim(engine.services.db, `${flowId}:invoice`, 'G-1:invoice');
+        expect(claim).toMatchObject({ status: 'failed', ownerRunId: second });
+        expect(gate.paths).toEqual(['/invoice']);
+        expect((await getRun(engine.services.db, second))?.status).toBe('cancelled');
+      } finally {
+        await gate.close();
+      }
     });
 
     it('never leases a cancelled queued run', async () => {

@@ -10,7 +10,7 @@ describe('cancel sentences', () => {
   it('says who cancelled, what was acting and, once it ended, that it was recorded', () => {
     expect(say({ by: 'admin', acting: ['invoice'], notRun: 1 })).toBe('Cancelled — Cancelled by admin while “Create invoice” was acting; it finishes and is recorded, and nothing after it starts. 1 step will not run.');
     expect(say({ by: 'admin', acting: ['invoice'], finished: 'succeeded', notRun: 1 })).toBe('Cancelled — Cancelled by admin while “Create invoice” was acting; it finished and was recorded. 1 step did not run.');
-    expect(say({ by: 'admin', acting: ['invoice'], finished: 'not_sent', notRun: 2 })).toContain('it had not sent anything yet, so it was stopped before acting. 2 steps did not run.');
+    expect(say({ by: 'admin', acting: ['invoice'], finished: 'not_sent', notRun: 2 })).toBe('Cancelled — Cancelled by admin; “Create invoice” was about to act and was stopped before sending anything. 2 steps did not run.');
   });
 
   it('counts the steps that did not run when nothing was acting', () => {

@@ -76,11 +76,14 @@ function cancelSentence(data: Record<string, unknown>, by: string, labelOf: (nod
     const after = notRun ? ` ${steps(notRun)} will not run.` : '';
     return { title: 'Cancelled', parts: [`Cancelled by ${by} while ${names} ${was} acting; it finishes and is recorded, and nothing after it starts.${after}`], tone: 'bad', icon: 'stop' };
   }
+  const rest = notRun === undefined || notRun === 0 ? '' : ` ${steps(notRun)} did not run.`;
+  if (finished === 'not_sent') {
+    return { title: 'Cancelled', parts: [`Cancelled by ${by}; ${names} ${was} about to act and ${acting.length === 1 ? 'was' : 'were'} stopped before sending anything.${rest}`], tone: 'bad', icon: 'stop' };
+  }
   const ending = finished === 'succeeded' ? 'it finished and was recorded.'
     : finished === 'failed' ? 'it did not go through and was recorded as failed.'
     : finished === 'uncertain' ? 'whether it happened is unknown, so a later run with the same key will ask a person first.'
-    : 'it had not sent anything yet, so it was stopped before acting.';
-  const rest = notRun === undefined || notRun === 0 ? '' : ` ${steps(notRun)} did not run.`;
+    : 'it ended and was recorded.';
   return { title: 'Cancelled', parts: [`Cancelled by ${by} while ${names} ${was} acting; ${ending}${rest}`], tone: 'bad', icon: 'stop' };
 }
 
