@@ -11,6 +11,7 @@ import { pauseFlowCommand, resumeFlowCommand } from './flow-pause.ts';
 import { exportFlow, importFlow, listFlows } from './flows.ts';
 import { formatHelp, type HelpLine } from './help.ts';
 import { login } from './login.ts';
+import { cancelCommand } from './run-cancel.ts';
 import { listRunsCommand, parseInput, rerunCommand, resolveCommand, showRun, startRun } from './runs.ts';
 import { SANDBOX_HELP, sandboxCommand } from './sandbox.ts';
 import { SECRETS_HELP, secretsCommand } from './secrets.ts';
@@ -95,11 +96,13 @@ export const COMMANDS: Command[] = [
     help: [
       ['runs list [flowId] [--status S] [--json]', 'recent runs, newest first'],
       ['runs show <runId> [--json]', 'a run: its steps, keys and timeline'],
+      ['runs cancel <runId> [--json]', 'cancel a run; a step already acting finishes and is recorded, nothing new starts'],
     ],
     run: ({ positionals, option, json }) => {
       if (positionals[0] === 'list') return listRunsCommand(createClient(), positionals[1], option('status'), json);
       if (positionals[0] === 'show') return showRun(createClient(), need(positionals[1], 'onceflow runs show <runId>'), json);
-      throw new UserError('Did you mean `onceflow runs list [flowId]` or `onceflow runs show <runId>`?');
+      if (positionals[0] === 'cancel') return cancelCommand(createClient(), need(positionals[1], 'Name the run to cancel: onceflow runs cancel <runId>.'), json);
+      throw new UserError('Did you mean `onceflow runs list [flowId]`, `onceflow runs show <runId>` or `onceflow runs cancel <runId>`?');
     },
   },
   {

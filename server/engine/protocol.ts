@@ -9,6 +9,7 @@ import { claimReference } from './claim-reference.ts';
 import { readClaim, takeOverClaim, tryClaim } from '../store/claims.ts';
 import { decideOutcome, outcomeOfThrown, retryPolicy } from './outcomes.ts';
 import { skipRecordOf, uncertainClaimMessage } from './review-decisions.ts';
+import { stopIfCancelled } from './run-cancel.ts';
 import { failRun, stopForReview, type HeldClaim } from './run-endings.ts';
 import { checkRenderedKey } from './templates/lint-key.ts';
 import { fingerprint, masked, type StepExecution, type StepResult } from './step-runtime.ts';
@@ -24,6 +25,8 @@ async function act(step: StepExecution, kind: StepKind, prepared: unknown, claim
   try {
     deps.crash.check('after-claim', node.id);
     for (let attempt = 1; ; attempt++) {
+      // Cancelled since the claim was won (or between tries): release the claim, act no more.
+      await stopIfCancelled(deps.db, journal, node.id, claim, deps.clock);
       const outcome = await kind.execute(prepared, {
         key: claim.key, runId: journal.run.id, flowId: step.flowId, nodeId: node.id, now: deps.clock.now, signal: step.signal, services: deps.services,
       }).catch((error: unknown) => outcomeOfThrown(error, step.signal));

@@ -13,7 +13,7 @@ import { decideOutcome, retryPolicy } from './outcomes.ts';
 import { runSideEffectStep } from './protocol.ts';
 import { holdIfPaused } from './flow-pause.ts';
 import { failRun } from './run-endings.ts';
-import { ClaimFencedError, LeaseLostError, RunJournal } from './run-journal.ts';
+import { ClaimFencedError, LeaseLostError, RunCancelledError, RunJournal } from './run-journal.ts';
 import { createRenderer, masked, type EngineDeps, type StepExecution, type StepResult } from './step-runtime.ts';
 import { stepKind } from './steps/registry.ts';
 import type { StepKind } from './steps/types.ts';
@@ -49,9 +49,14 @@ export function triggerContext(run: RunRow): RenderContext['trigger'] {
 export async function executeRun(deps: EngineDeps, inputs: RunInputs): Promise<void> {
   const { run } = inputs;
   const journal = new RunJournal(deps.db, run, deps.clock, deps.config.leaseMs);
+  journal.planSteps = inputs.plan.order.filter((step) => step.id !== inputs.plan.trigger?.id).map((step) => step.id);
   try {
     await walk(deps, inputs, journal);
   } catch (error) {
+    if (error instanceof RunCancelledError) {
+      deps.log.info({ runId: run.id }, 'run cancelled; the acting step was recorded');
+      return;
+    }
     if (error instanceof LeaseLostError || error instanceof ClaimFencedError) {
       // Someone else holds the run or the claim now; whatever this worker saw is void.
       deps.log.warn({ runId: run.id, reason: error.message }, 'stale write refused; abandoning run');

@@ -9,6 +9,7 @@
  */
 import type { Db } from '../store/db.ts';
 import { settleClaim } from '../store/claims.ts';
+import { recordAfterCancel } from './run-cancel.ts';
 import { endLeasedRun, renewRunLease } from '../store/runs.ts';
 import { writeCheckpointsAndEvents } from '../store/timeline.ts';
 import type { CheckpointRow, ClaimStatus, Clock, RunRow, RunStatus, TimelineEvent, TimelineEventType } from './types.ts';
@@ -16,6 +17,11 @@ import type { CheckpointRow, ClaimStatus, Clock, RunRow, RunStatus, TimelineEven
 /** The worker no longer holds the run: another worker took it over, or it was cancelled. */
 export class LeaseLostError extends Error {
   override name = 'LeaseLostError';
+}
+
+/** The run was cancelled while this worker held it; what had to be recorded was (run-cancel.ts). */
+export class RunCancelledError extends LeaseLostError {
+  override name = 'RunCancelledError';
 }
 
 /** A newer holder owns the claim; this worker's outcome must not be recorded. */
@@ -60,14 +66,34 @@ export class RunJournal {
     });
   }
 
+  /** The run's steps (the trigger aside), to count what did not run when it is cancelled. */
+  planSteps: readonly string[] = [];
+
   /** Nodes whose checkpoints the last flush wrote (for crash points). */
   lastFlushed: string[] = [];
 
   async flush(options: { claim?: ClaimOutcome; ending?: RunEnding } = {}): Promise<void> {
     const now = this.clock.now();
-    const { run } = this;
     const events = this.events;
     const checkpoints = this.checkpoints;
+    try {
+      await this.write(options, now, checkpoints, events);
+    } catch (error) {
+      // Cancelled while a step held its claim: the step's outcome is still recorded, under
+      // the claim's own fence, so the claim is settled; then the worker stops.
+      const refused = error instanceof LeaseLostError || error instanceof ClaimFencedError;
+      if (!refused || !options.claim || !(await recordAfterCancel(this.db, this, options.claim, checkpoints, events, now))) throw error;
+      this.events = [];
+      this.checkpoints = [];
+      throw new RunCancelledError(`Run ${this.run.id} was cancelled; the step that was acting is recorded.`);
+    }
+    this.lastFlushed = checkpoints.map((checkpoint) => checkpoint.nodeId);
+    this.events = [];
+    this.checkpoints = [];
+  }
+
+  private async write(options: { claim?: ClaimOutcome; ending?: RunEnding }, now: number, checkpoints: CheckpointRow[], events: TimelineEvent[]): Promise<void> {
+    const { run } = this;
     await this.db.transaction(async (tx) => {
       const ending = options.ending;
       if (ending) {
@@ -88,8 +114,5 @@ export class RunJournal {
       }
       await writeCheckpointsAndEvents(tx, checkpoints, events);
     });
-    this.lastFlushed = checkpoints.map((checkpoint) => checkpoint.nodeId);
-    this.events = [];
-    this.checkpoints = [];
   }
 }

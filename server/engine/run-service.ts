@@ -16,6 +16,7 @@ import { deleteCheckpoint, insertEvents, listEvents, loadCheckpoints, upsertChec
 import { NotFoundError, UserError } from './errors.ts';
 import type { PlanCache } from './flow-plan.ts';
 import { previewRerun } from './rerun-preview.ts';
+import { cancelRun } from './run-cancel.ts';
 import { stepKeys, stepViews, summarizeRun } from './run-views.ts';
 import { SETTLED_RUN_STATUSES, type Clock, type RunRow, type RunStatus } from './types.ts';
 
@@ -202,15 +203,15 @@ export function runService({ db, flows, plans, clock, onQueued }: RunServiceDeps
       });
     },
 
+    /** Cancels a run; a step already acting finishes and is recorded (run-cancel.ts). */
     async cancel(id: string, by = 'admin') {
       const run = await requireRun(id);
-      const cancelled = await db.transaction(async (tx) => {
-        if (!(await transitionRun(tx, id, ['queued', 'running', 'waiting', 'needs_review', 'failed'], 'cancelled', { now: clock.now() }))) return false;
-        await insertEvents(tx, [{ runId: id, type: 'run.cancelled', nodeId: null, attempt: run.attempt, data: { by }, createdAt: clock.now() }]);
-        return true;
-      });
-      if (!cancelled) throw new UserError(`Run #${run.seq} is already ${run.status.replace('_', ' ')}.`);
-      return { runId: id };
+      const cancelled = await cancelRun(db, run, await plans.get(run.versionId), by, clock);
+      if (!cancelled) {
+        const now = (await getRun(db, id))?.status ?? run.status;
+        throw new UserError(`Run #${run.seq} is already ${now.replace('_', ' ')}, so there is nothing to cancel.`);
+      }
+      return cancelled;
     },
 
     /**

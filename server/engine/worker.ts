@@ -12,6 +12,7 @@ import { hostname } from 'node:os';
 import { newId } from '../ids.ts';
 import { extendClaimLease } from '../store/claims.ts';
 import { heartbeatRuns, leaseRuns, releaseRunLease } from '../store/runs.ts';
+import { cancelledAmong } from '../store/run-cancel.ts';
 import { announceWorker, retireWorker } from '../store/workers.ts';
 import type { PlanCache } from './flow-plan.ts';
 import { executeRun } from './run-executor.ts';
@@ -122,7 +123,10 @@ export function createWorker(base: Omit<EngineDeps, 'claims'>, options: WorkerOp
     const held = [...active.values()].map(({ run }) => ({ id: run.id, fence: run.leaseFence }));
     try {
       const lost = await heartbeatRuns(db, held, now + config.leaseMs);
-      for (const runId of lost) active.get(runId)?.abort.abort();
+      // A cancelled run is not aborted: a step acting under a won claim finishes and is
+      // recorded (run-cancel.ts); its next write stops the run. Other lost runs stop now.
+      const cancelled = lost.length > 0 ? await cancelledAmong(db, lost) : new Set<string>();
+      for (const runId of lost) if (!cancelled.has(runId)) active.get(runId)?.abort.abort();
       for (const claim of claims) await extendClaimLease(db, claim, now + config.claimLeaseMs);
     } catch (error) {
       log.warn({ err: error }, 'heartbeat failed');

@@ -10,6 +10,7 @@ import { isTriggerKind } from '../editor/node-kinds.ts';
 import { attemptSpans, type AttemptSpan } from './attempt-spans.ts';
 import { navigate } from '../lib/router.ts';
 import { trpc } from '../lib/trpc.ts';
+import { CancelRun } from './CancelRun.tsx';
 import { RerunDialog } from './RerunDialog.tsx';
 import { ReviewPanel } from './ReviewPanel.tsx';
 import { RunCanvas } from './RunCanvas.tsx';
@@ -201,6 +202,7 @@ function RunHeader({ data: { run }, counts, numbers, spans, onRerun }: HeaderPro
         >
           {replay.isPending ? 'Starting…' : 'Replay'}
         </button>
+        <CancelRun run={run} />
         {canRerun(run.status) && (
           <button type="button" className="button-primary" onClick={onRerun} title="Continues this run as a new attempt; you see what each step will do first.">
             Rerun

@@ -60,6 +60,33 @@ function when(value: unknown): string | undefined {
   return Number.isNaN(at) ? undefined : formatWhen(at);
 }
 
+/** What a cancel found, and later how the step that was acting ended (see server/engine/run-cancel.ts). */
+function cancelSentence(data: Record<string, unknown>, by: string, labelOf: (nodeId: string) => string): Sentence {
+  const acting = Array.isArray(data.acting) ? data.acting.filter((id): id is string => typeof id === 'string').map((id) => `“${labelOf(id)}”`) : [];
+  const notRun = number(data.notRun);
+  const finished = text(data.finished);
+  const steps = (count: number) => `${count} ${count === 1 ? 'step' : 'steps'}`;
+  if (acting.length === 0) {
+    const rest = notRun === undefined ? ' nothing more will happen in it.' : notRun === 0 ? ' every step had already run.' : ` ${steps(notRun)} did not run.`;
+    return { title: 'Cancelled', parts: [`Cancelled by ${by};${rest}`], tone: 'bad', icon: 'stop' };
+  }
+  const names = acting.join(' and ');
+  const was = acting.length === 1 ? 'was' : 'were';
+  if (finished === undefined) {
+    const after = notRun ? ` ${steps(notRun)} will not run.` : '';
+    return { title: 'Cancelled', parts: [`Cancelled by ${by} while ${names} ${was} acting; it finishes and is recorded, and nothing after it starts.${after}`], tone: 'bad', icon: 'stop' };
+  }
+  const rest = notRun === undefined || notRun === 0 ? '' : ` ${steps(notRun)} did not run.`;
+  if (finished === 'not_sent') {
+    return { title: 'Cancelled', parts: [`Cancelled by ${by}; ${names} ${was} about to act and ${acting.length === 1 ? 'was' : 'were'} stopped before sending anything.${rest}`], tone: 'bad', icon: 'stop' };
+  }
+  const ending = finished === 'succeeded' ? 'it finished and was recorded.'
+    : finished === 'failed' ? 'it did not go through and was recorded as failed.'
+    : finished === 'uncertain' ? 'whether it happened is unknown, so a later run with the same key will ask a person first.'
+    : 'it ended and was recorded.';
+  return { title: 'Cancelled', parts: [`Cancelled by ${by} while ${names} ${was} acting; ${ending}${rest}`], tone: 'bad', icon: 'stop' };
+}
+
 export function describeEvent(event: TimelineEntry, context: SentenceContext): Sentence {
   const data = event.data ?? {};
   const step = event.nodeId ? context.step(event.nodeId) : undefined;
@@ -140,7 +167,7 @@ export function describeEvent(event: TimelineEntry, context: SentenceContext): S
         icon: 'repeat',
       };
     case 'run.cancelled':
-      return { title: 'Cancelled', parts: [`${by} cancelled the run; nothing more will happen in it.`], tone: 'bad', icon: 'stop' };
+      return cancelSentence(data, by, (nodeId) => context.step(nodeId)?.label ?? nodeId);
     case 'step.started':
       return { title: 'Step started', parts: [`Working on “${label}”.`], tone: 'info', icon: 'play' };
     case 'step.succeeded': {
