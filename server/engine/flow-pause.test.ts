@@ -140,6 +140,20 @@ for (const kind of testDatabases()) {
       await until('the dropped fire to stay cancelled', async () => (await server.services.runs.get(missed.runId)).run.status === 'cancelled');
     }, 30_000);
 
+    it('a held run can be cancelled, and Resume then leaves it cancelled', async () => {
+      receiver.reset();
+      const { id: flowId } = await server.services.flows.import(webhookEffectFlow(receiver.url));
+      const url = await hookUrl(server, flowId);
+      await server.services.pause.pause(flowId, 'alice');
+      const { body } = await postJson(url, { id: 'evt_cancel_held' });
+      const runId = body.runId as string;
+      await server.services.runs.cancel(runId, 'carol');
+      expect((await server.services.runs.view(runId)).run.status).toBe('cancelled');
+      expect(await server.services.pause.resume(flowId, 'bob')).toEqual({ released: 0, dropped: 0 });
+      expect((await server.services.runs.view(runId)).run.status).toBe('cancelled');
+      expect(receiver.calls).toHaveLength(0);
+    });
+
     it('refuses to pause or resume a flow that does not exist, in plain words', async () => {
       await expect(server.services.pause.pause('flow_missing', 'erin')).rejects.toThrow('There is no flow with id flow_missing');
       await expect(server.services.pause.resume('flow_missing', 'erin')).rejects.toThrow('There is no flow with id flow_missing');

@@ -26,7 +26,7 @@ import { RunCancelledError, type ClaimOutcome, type RunJournal } from './run-jou
 import type { CheckpointRow, Clock, RunRow, RunStatus, TimelineEvent } from './types.ts';
 
 /** Statuses a run can be cancelled from (the Cancel button shows on all but `failed`). */
-export const CANCELLABLE: readonly RunStatus[] = ['queued', 'running', 'waiting', 'needs_review', 'failed'];
+export const CANCELLABLE: readonly RunStatus[] = ['queued', 'held', 'running', 'waiting', 'needs_review', 'failed'];
 
 /** Run endings a worker may have buffered; a cancelled run keeps its own ending. */
 const RUN_ENDINGS = new Set(['run.succeeded', 'run.failed', 'run.needs_review']);

@@ -11,7 +11,7 @@ import type { RunStatus } from './run-types.ts';
 import { Dialog } from './Dialog.tsx';
 import { refreshRun } from './useTimeline.ts';
 
-const CANCELLABLE: ReadonlySet<RunStatus> = new Set<RunStatus>(['queued', 'running', 'waiting', 'needs_review']);
+const CANCELLABLE: ReadonlySet<RunStatus> = new Set<RunStatus>(['queued', 'held', 'running', 'waiting', 'needs_review']);
 
 /** What cancelling does, in the run's own situation. */
 function consequence(status: RunStatus): string {
