@@ -107,6 +107,12 @@ export function runService({ db, flows, plans, clock, onQueued }: RunServiceDeps
       return previewOnVersion({ db, flows, plans }, await requireRun(id), version);
     },
 
+    /** The version a run used and the newest published one, so rerun and replay can offer both. */
+    async versionChoice(id: string) {
+      const target = await pickVersion(flows, await requireRun(id));
+      return { ran: target.fromVersion, latest: target.latestVersion, newerExists: target.newerExists };
+    },
+
     /** The summed preview of rerunning every run with this status (of one flow, or all). */
     async bulkPreview(filter: { flowId?: string; status: 'failed' | 'needs_review'; version?: VersionChoice }) {
       const runs = await listRuns(db, { flowId: filter.flowId, status: filter.status, limit: BULK_LIMIT });

@@ -46,6 +46,7 @@ export const runsRouter = router({
         yield tracked(String(lastId), ctx.services.db.masker.deep({ status, events }));
       }
     }),
+  versionChoice: procedure.input(runId).query(({ ctx, input }) => ctx.services.runs.versionChoice(input.runId)),
   rerunPreview: procedure.input(runOnVersion).query(({ ctx, input }) => ctx.services.runs.rerunPreview(input.runId, input.version)),
   bulkPreview: procedure
     .input(z.object({ flowId: flowFilter, status: z.enum(['failed', 'needs_review']), version }))

@@ -8,6 +8,8 @@ import { trpc } from '../lib/trpc.ts';
 import { Dialog } from './Dialog.tsx';
 import { CountsLine, previewVerdict } from './PreviewSummary.tsx';
 import { plural, RUN_STATUS_WORDS } from './run-words.ts';
+import type { VersionChoice } from './VersionChoice.tsx';
+import './version-choice.css';
 
 type BulkStatus = 'failed' | 'needs_review';
 
@@ -43,7 +45,8 @@ export function BulkRerun({ status, shown, flowId, flowName }: BulkRerunProps) {
 
 function BulkDialog({ status, flowId, which, onClose, onDone }: { status: BulkStatus; flowId?: string; which: string; onClose(): void; onDone(count: number): void }) {
   const queryClient = useQueryClient();
-  const filter = { status, ...(flowId ? { flowId } : {}) };
+  const [version, setVersion] = useState<VersionChoice>('latest');
+  const filter = { status, version, ...(flowId ? { flowId } : {}) };
   const preview = useQuery({ ...trpc.runs.bulkPreview.queryOptions(filter), staleTime: 0, gcTime: 0 });
   const rerun = useMutation(
     trpc.runs.bulkRerun.mutationOptions({
@@ -78,8 +81,27 @@ function BulkDialog({ status, flowId, which, onClose, onDone }: { status: BulkSt
           <p className="dialog__intro">
             Each of the {plural(runs, 'run')} continues as a new attempt. Added up over all of them:
           </p>
+          {(preview.data.onOlderVersion > 0 || version === 'original') && (
+            <fieldset className="version-picker" data-testid="version.picker">
+              <legend>Rerun on which version?</legend>
+              <p className="muted">{plural(preview.data.onOlderVersion, 'run')} ran on an older version than the latest published.</p>
+              <label className="version-picker__option">
+                <input type="radio" name="bulk-version" checked={version === 'latest'} onChange={() => setVersion('latest')} />
+                <span>The latest version of the flow</span>
+              </label>
+              <label className="version-picker__option">
+                <input type="radio" name="bulk-version" checked={version === 'original'} onChange={() => setVersion('original')} />
+                <span>The version each run ran</span>
+              </label>
+            </fieldset>
+          )}
           <CountsLine counts={preview.data.counts} />
           <p className="preview-verdict">{previewVerdict(preview.data.counts, runs)}</p>
+          {preview.data.warnings > 0 && (
+            <p className="rerun-warning">
+              {plural(preview.data.warnings, 'step')} that already acted will act again, because {preview.data.warnings === 1 ? 'its key' : 'their keys'} changed in the latest version.
+            </p>
+          )}
         </>
       )}
       {rerun.error && <p role="alert" className="error">{rerun.error.message}</p>}
