@@ -1,0 +1,122 @@
+/**
+ * Fix it, then rerun: a run fails at step 2 of 3 on v1 (the receiver refuses the wrong
+ * address); the person fixes step 2 in the editor, publishes v2 and clicks Rerun. The
+ * preview offers v2, says the invoice stops as a duplicate, the contact acts again and the
+ * message runs for the first time; the run succeeds with one invoice. A key changed
+ * between versions is a warning that needs a second click, and the timeline says why.
+ *
+ *   start (manual) ──▶ invoice (payments, honours keys) ──▶ contact (CRM) ──▶ message (chat)
+ */
+import { expect, test } from '../fixtures/index.ts';
+import { resetSandbox, sandboxEffects, seedFlow, trpcCall, waitForRun } from '../fixtures/api.ts';
+
+test.use({ viewport: { width: 1400, height: 900 } });
+
+function effect(id: string, label: string, url: string, key: string, x: number) {
+  return {
+    id, type: 'http.request', position: { x, y: 80 },
+    data: { label, sideEffect: true, key, onUncertain: 'review', retry: { max: 0 }, request: { method: 'POST', url, headers: { 'content-type': 'application/json' }, body: '{"order": "{{ trigger.body.order.id }}", "text": "Order {{ trigger.body.order.id }} is paid"}' } },
+  };
+}
+
+function brokenFlow(name: string, base: string) {
+  return {
+    format: 'onceflow/v1',
+    name,
+    sampleInput: { order: { id: '4417' } },
+    nodes: [
+      { id: 'start', type: 'trigger.manual', position: { x: 0, y: 80 }, data: { label: 'Start' } },
+      effect('invoice', 'Create invoice', `${base}/sandbox/payments/invoices`, '{{ trigger.body.order.id }}:invoice', 300),
+      // The mistake v1 ships with: an address the CRM does not have.
+      effect('contact', 'Add the contact', `${base}/sandbox/crm/No Such Place`, '{{ trigger.body.order.id }}:contact', 600),
+      effect('message', 'Tell the team', `${base}/sandbox/chat/messages`, '{{ trigger.body.order.id }}:message', 900),
+    ],
+    edges: [
+      { id: 'e1', source: 'start', target: 'invoice' },
+      { id: 'e2', source: 'invoice', target: 'contact' },
+      { id: 'e3', source: 'contact', target: 'message' },
+    ],
+  };
+}
+
+/** Seeds and publishes v1, runs it for `order` and waits for it to fail at the contact step. */
+async function failOnV1(request: Parameters<typeof seedFlow>[0], name: string, base: string, order: string) {
+  const flowId = await seedFlow(request, brokenFlow(name, base));
+  await trpcCall(request, 'flows.publish', { id: flowId });
+  const { runId } = await trpcCall<{ runId: string }>(request, 'runs.start', { flowId, input: { order: { id: order } } });
+  await waitForRun(request, runId, ['failed']);
+  return { flowId, runId };
+}
+
+test.beforeEach(async ({ request }) => {
+  await resetSandbox(request);
+});
+
+test('a step fixed in the editor and published: the rerun on v2 stops the invoice as a duplicate and finishes', async ({ editor, runPage, page, request, baseURL }) => {
+  const { flowId, runId } = await failOnV1(request, 'Fix then rerun', baseURL!, '7401');
+  expect(await sandboxEffects(request, 'payments')).toBe(1);
+
+  await editor.open(flowId);
+  await page.locator('.react-flow__node[data-id="contact"]').click();
+  await editor.field('URL').fill(`${baseURL}/sandbox/crm/contacts`);
+  await editor.waitSaved();
+  await editor.publish();
+  await expect(editor.notice()).toContainText('Published version 2');
+
+  await runPage.open(runId);
+  await runPage.button('Rerun').click();
+  const dialog = runPage.rerunDialog();
+  await expect(dialog.getByRole('radio', { name: 'The latest, v2 (published after this run)' })).toBeChecked();
+  const preview = dialog.getByTestId('rerun.preview');
+  await expect(preview.locator('li', { hasText: 'Create invoice' })).toHaveAttribute('data-action', 'deduplicate');
+  await expect(preview.locator('li', { hasText: 'Create invoice' })).toContainText('Duplicate stopped');
+  await expect(preview.locator('li', { hasText: 'Create invoice' })).toContainText('Key 7401:invoice was already done by this run');
+  await expect(preview.locator('li', { hasText: 'Add the contact' })).toContainText('Acts again');
+  await expect(preview.locator('li', { hasText: 'Tell the team' })).toContainText('Runs for the first time');
+
+  // The version it ran is one click away, and its preview skips the finished invoice.
+  await dialog.getByRole('radio', { name: 'The version it ran, v1' }).check();
+  await expect(preview.locator('li', { hasText: 'Create invoice' })).toHaveAttribute('data-action', 'skip');
+  await dialog.getByRole('radio', { name: /The latest, v2/ }).check();
+  await expect(preview.locator('li', { hasText: 'Create invoice' })).toHaveAttribute('data-action', 'deduplicate');
+
+  await dialog.getByRole('button', { name: 'Rerun on v2' }).click();
+  await runPage.waitForStatus('succeeded');
+  await expect(runPage.entriesOfType('run.rerun')).toContainText('Rerun on v2 (was v1)');
+  await expect(runPage.entriesOfType('step.duplicate')).toHaveCount(1);
+  await expect(page.locator('.badge--version')).toHaveText('v2');
+  expect(await sandboxEffects(request, 'payments')).toBe(1);
+  expect(await sandboxEffects(request, 'crm')).toBe(1);
+  expect(await sandboxEffects(request, 'chat')).toBe(1);
+});
+
+test('a key changed between versions: the preview warns, a second click confirms, and the step acts once more', async ({ editor, runPage, page, request, baseURL }) => {
+  const { flowId, runId } = await failOnV1(request, 'Key changed', baseURL!, '7402');
+
+  await editor.open(flowId);
+  await page.locator('.react-flow__node[data-id="contact"]').click();
+  await editor.field('URL').fill(`${baseURL}/sandbox/crm/contacts`);
+  await page.locator('.react-flow__node[data-id="invoice"]').click();
+  await editor.keyField().fill('{{ trigger.body.order.id }}:inv');
+  await editor.waitSaved();
+  await editor.publish();
+  await expect(editor.notice()).toContainText('Published version 2');
+
+  await runPage.open(runId);
+  await runPage.button('Rerun').click();
+  const dialog = runPage.rerunDialog();
+  const invoice = dialog.getByTestId('rerun.preview').locator('li', { hasText: 'Create invoice' });
+  await expect(invoice).toContainText('Acts again — its key changed');
+  await expect(invoice).toContainText('Its key changed from 7402:invoice to 7402:inv');
+
+  await dialog.getByRole('button', { name: 'Rerun on v2' }).click();
+  await expect(dialog.getByTestId('rerun.confirm')).toContainText('One step that already acted will act again');
+  expect((await trpcCall<{ run: { status: string } }>(request, 'runs.get', { runId }, 'query')).run.status).toBe('failed');
+  await dialog.getByRole('button', { name: 'Yes, act again' }).click();
+
+  await runPage.waitForStatus('succeeded');
+  const rerun = runPage.entriesOfType('run.rerun');
+  await expect(rerun).toContainText('Rerun on v2 (was v1)');
+  await expect(rerun).toContainText('“Create invoice” acts again: its key changed from 7402:invoice to 7402:inv.');
+  expect(await sandboxEffects(request, 'payments')).toBe(2);
+});
