@@ -15,7 +15,7 @@ import { eventsAfter, readStepTraces } from '../store/run-page.ts';
 import { deleteCheckpoint, insertEvents, listEvents, loadCheckpoints, upsertCheckpoints } from '../store/timeline.ts';
 import { NotFoundError, UserError } from './errors.ts';
 import type { PlanCache } from './flow-plan.ts';
-import { moveForRerun, previewOnVersion, versionEventData } from './version-rerun.ts';
+import { moveForRerun, previewOnVersion, versionEventData, withBody } from './version-rerun.ts';
 import { pickVersion, type VersionChoice } from './version-choice.ts';
 import { stepKeys, stepViews, summarizeRun } from './run-views.ts';
 import { SETTLED_RUN_STATUSES, type Clock, type RunRow, type RunStatus } from './types.ts';
@@ -208,12 +208,15 @@ export function runService({ db, flows, plans, clock, onQueued }: RunServiceDeps
       return { runId: id, attempt: run.attempt + 1, version: target.version, fromVersion: target.fromVersion };
     },
 
-    /** A new run with the same input, on the chosen version; its side-effect steps come back as duplicates. */
-    async replay(id: string, by = 'admin', version?: VersionChoice) {
+    /**
+     * A new run with the same input (or `changes`: an edited trigger body), on the chosen
+     * version; side-effect steps whose keys were already done come back as duplicates.
+     */
+    async replay(id: string, by = 'admin', version?: VersionChoice, changes?: { body: unknown }) {
       const run = await requireRun(id);
       const target = await pickVersion(flows, run, version);
       const started = await enqueue({
-        id: newId('run'), flowId: run.flowId, versionId: target.versionId, input: run.input, triggerKind: run.triggerKind,
+        id: newId('run'), flowId: run.flowId, versionId: target.versionId, input: changes ? withBody(run, changes.body) : run.input, triggerKind: run.triggerKind,
         triggerNode: run.triggerNode, eventId: run.eventId, replayOf: run.id, createdAt: clock.now(), createdBy: by,
       });
       return { ...started, version: target.version, fromVersion: target.fromVersion };

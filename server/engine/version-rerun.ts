@@ -52,3 +52,14 @@ export async function moveForRerun(tx: Sql, deps: Pick<VersionDeps, 'plans'>, ru
   await forgetCheckpoints(tx, run.id, checkpointsToForget(plan, await loadCheckpoints(tx, run.id)));
   await moveRunToVersion(tx, run.id, target.versionId);
 }
+
+/**
+ * A replay's input with an edited trigger body. A webhook run's input is the delivery
+ * envelope ({ body, headers, receivedAt }, run-executor.ts `triggerContext`): only its
+ * body is replaced, so the headers the flow reads stay as they came.
+ */
+export function withBody(run: RunRow, body: unknown): unknown {
+  const input = run.input as { body?: unknown } | null;
+  const isEnvelope = run.triggerKind === 'webhook' && typeof input === 'object' && input !== null && 'body' in input;
+  return isEnvelope ? { ...input, body } : body;
+}

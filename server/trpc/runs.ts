@@ -55,7 +55,10 @@ export const runsRouter = router({
     .input(z.object({ flowId: flowFilter, status: z.enum(['failed', 'needs_review']), version }))
     .mutation(({ ctx, input }) => ctx.services.runs.bulkRerun(input, ctx.user)),
   rerun: procedure.input(runOnVersion).mutation(({ ctx, input }) => ctx.services.runs.rerun(input.runId, ctx.user, input.version)),
-  replay: procedure.input(runOnVersion).mutation(({ ctx, input }) => ctx.services.runs.replay(input.runId, ctx.user, input.version)),
+  // `input`: the trigger body edited for this replay ("replay with changes"); without it, the run's own.
+  replay: procedure
+    .input(z.object({ runId: idText('The run id'), version, input: jsonValue('The input').optional() }))
+    .mutation(({ ctx, input }) => ctx.services.runs.replay(input.runId, ctx.user, input.version, input.input === undefined ? undefined : { body: input.input })),
   cancel: procedure.input(runId).mutation(({ ctx, input }) => ctx.services.runs.cancel(input.runId, ctx.user)),
   resolve: procedure
     .input(z.object({ runId: idText('The run id'), nodeId: idText('The step id'), decision: z.enum(['happened', 'do-it', 'skip']) }))
