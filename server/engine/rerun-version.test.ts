@@ -163,6 +163,17 @@ for (const kind of testDatabases()) {
       // The invoice of the first run is a duplicate for the replay: sent once in all.
       expect(calls('/invoice', 'D-1')).toBe(1);
 
+      // Replay with changes: the preview names the keys an edited input renders and whether each was done.
+      const same = await engine.services.runs.replayPreview(run.id, undefined, { body: { order: 'D-1' } });
+      expect(same.steps.find((step) => step.nodeId === 'invoice')).toMatchObject({ action: 'deduplicate' });
+      expect(same.steps.find((step) => step.nodeId === 'invoice')!.reason).toMatch(/^Duplicate stopped: key D-1:invoice was already done by run #\d+;/);
+      const changed = await engine.services.runs.replayPreview(run.id, undefined, { body: { order: 'D-9' } });
+      expect(changed.steps.find((step) => step.nodeId === 'invoice')).toMatchObject({ action: 'act', ranBefore: false });
+      expect(changed.steps.find((step) => step.nodeId === 'invoice')!.reason).toContain('key D-9:invoice');
+      const edited = await engine.services.runs.replay(run.id, 'admin', undefined, { body: { order: 'D-9' } });
+      expect((await engine.waitForRun(edited.runId)).status).toBe('succeeded');
+      expect(calls('/invoice', 'D-9')).toBe(1);
+
       const original = await engine.services.runs.replay(run.id, 'admin', 'original');
       expect(original).toMatchObject({ version: 1 });
       expect((await engine.waitForRun(original.runId)).status).toBe('failed');

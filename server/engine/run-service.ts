@@ -15,7 +15,7 @@ import { eventsAfter, readStepTraces } from '../store/run-page.ts';
 import { deleteCheckpoint, insertEvents, listEvents, loadCheckpoints, upsertCheckpoints } from '../store/timeline.ts';
 import { NotFoundError, UserError } from './errors.ts';
 import type { PlanCache } from './flow-plan.ts';
-import { moveForRerun, previewOnVersion, versionEventData, withBody } from './version-rerun.ts';
+import { moveForRerun, previewOnVersion, previewReplay, versionEventData, withBody } from './version-rerun.ts';
 import { pickVersion, type VersionChoice } from './version-choice.ts';
 import { stepKeys, stepViews, summarizeRun } from './run-views.ts';
 import { SETTLED_RUN_STATUSES, type Clock, type RunRow, type RunStatus } from './types.ts';
@@ -105,6 +105,11 @@ export function runService({ db, flows, plans, clock, onQueued }: RunServiceDeps
     /** What a rerun would do on the chosen version (the latest when a newer one exists). */
     async rerunPreview(id: string, version?: VersionChoice) {
       return previewOnVersion({ db, flows, plans }, await requireRun(id), version);
+    },
+
+    /** What a replay (with an edited trigger body, or the run's own) would do: its keys and which were done. */
+    async replayPreview(id: string, version?: VersionChoice, changes?: { body: unknown }) {
+      return previewReplay({ db, flows, plans }, await requireRun(id), version, changes);
     },
 
     /** The version a run used and the newest published one, so rerun and replay can offer both. */

@@ -63,3 +63,18 @@ export function withBody(run: RunRow, body: unknown): unknown {
   const isEnvelope = run.triggerKind === 'webhook' && typeof input === 'object' && input !== null && 'body' in input;
   return isEnvelope ? { ...input, body } : body;
 }
+
+/**
+ * What a replay with `body` (or the run's own input) would do on the chosen version: the
+ * keys the input renders and whether each was already done. The replay is a new run, so
+ * nothing of this run's checkpoints counts; only the claims do.
+ */
+export async function previewReplay(deps: VersionDeps, run: RunRow, choice?: VersionChoice, changes?: { body: unknown }) {
+  const target = await pickVersion(deps.flows, run, choice);
+  const plan = await deps.plans.get(target.versionId);
+  if (!plan) throw new NotFoundError(`The flow version of run #${run.seq} no longer exists.`);
+  // A run that does not exist has no checkpoints and no step traces: exactly a new run.
+  const replay: RunRow = { ...run, id: `replay-preview-of-${run.id}`, versionId: target.versionId, input: changes ? withBody(run, changes.body) : run.input };
+  const preview = await previewRerun(deps.db, replay, plan);
+  return { ...preview, version: { ran: target.fromVersion, uses: target.version, latest: target.latestVersion, newerExists: target.newerExists } };
+}

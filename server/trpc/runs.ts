@@ -46,6 +46,9 @@ export const runsRouter = router({
         yield tracked(String(lastId), ctx.services.db.masker.deep({ status, events }));
       }
     }),
+  replayPreview: procedure
+    .input(z.object({ runId: idText('The run id'), version, input: jsonValue('The input').optional() }))
+    .query(({ ctx, input }) => ctx.services.runs.replayPreview(input.runId, input.version, input.input === undefined ? undefined : { body: input.input })),
   versionChoice: procedure.input(runId).query(({ ctx, input }) => ctx.services.runs.versionChoice(input.runId)),
   rerunPreview: procedure.input(runOnVersion).query(({ ctx, input }) => ctx.services.runs.rerunPreview(input.runId, input.version)),
   bulkPreview: procedure
