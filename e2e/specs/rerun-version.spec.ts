@@ -20,7 +20,7 @@ function effect(id: string, label: string, url: string, key: string, x: number) 
   };
 }
 
-function brokenFlow(name: string, base: string) {
+function brokenFlow(name: string, base: string, contactPath = '/sandbox/crm/No Such Place') {
   return {
     format: 'onceflow/v1',
     name,
@@ -29,7 +29,7 @@ function brokenFlow(name: string, base: string) {
       { id: 'start', type: 'trigger.manual', position: { x: 0, y: 80 }, data: { label: 'Start' } },
       effect('invoice', 'Create invoice', `${base}/sandbox/payments/invoices`, '{{ trigger.body.order.id }}:invoice', 300),
       // The mistake v1 ships with: an address the CRM does not have.
-      effect('contact', 'Add the contact', `${base}/sandbox/crm/No Such Place`, '{{ trigger.body.order.id }}:contact', 600),
+      effect('contact', 'Add the contact', `${base}${contactPath}`, '{{ trigger.body.order.id }}:contact', 600),
       effect('message', 'Tell the team', `${base}/sandbox/chat/messages`, '{{ trigger.body.order.id }}:message', 900),
     ],
     edges: [
@@ -125,5 +125,35 @@ test('a key changed between versions: the preview warns, a second click confirms
   const rerun = runPage.entriesOfType('run.rerun');
   await expect(rerun).toContainText('Rerun on v2 (was v1)');
   await expect(rerun).toContainText('“Create invoice” acts again: its key changed from 7402:invoice to 7402:inv.');
+  expect(await sandboxEffects(request, 'payments')).toBe(2);
+});
+
+test('replay with changes: the JSON box points at a mistake, the preview names the keys, a new order id acts', async ({ runPage, page, request, baseURL }) => {
+  const flowId = await seedFlow(request, brokenFlow('Replay with changes', baseURL!, '/sandbox/crm/contacts'));
+  await trpcCall(request, 'flows.publish', { id: flowId });
+  const { runId } = await trpcCall<{ runId: string }>(request, 'runs.start', { flowId, input: { order: { id: '7403' } } });
+  await waitForRun(request, runId, ['succeeded']);
+
+  await runPage.open(runId);
+  await runPage.button('Replay with changes…').click();
+  const dialog = page.getByTestId('replay-changes.dialog');
+  const box = dialog.getByRole('textbox', { name: 'Input (JSON)' });
+  await expect(box).toHaveValue(/"7403"/);
+  const invoice = dialog.getByTestId('rerun.preview').locator('li', { hasText: 'Create invoice' });
+  await expect(invoice).toHaveAttribute('data-action', 'deduplicate');
+  await expect(invoice).toContainText('Key 7403:invoice was already done by run #');
+
+  await box.fill('{ "order": { "id": "7404" ');
+  await expect(dialog.getByTestId('replay-changes.mistake')).toContainText('Line 1, column');
+  await expect(dialog.getByRole('button', { name: 'Replay with this input' })).toBeDisabled();
+
+  await box.fill('{ "order": { "id": "7404" } }');
+  await expect(invoice).toHaveAttribute('data-action', 'act');
+  await expect(invoice).toContainText('Runs for the first time');
+  await expect(invoice).toContainText('7404:invoice');
+  await dialog.getByRole('button', { name: 'Replay with this input' }).click();
+  await expect(page).not.toHaveURL(new RegExp(runId));
+  await runPage.waitForStatus('succeeded');
+  await expect(runPage.entriesOfType('step.duplicate')).toHaveCount(0);
   expect(await sandboxEffects(request, 'payments')).toBe(2);
 });

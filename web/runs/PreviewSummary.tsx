@@ -25,7 +25,7 @@ export function CountsLine({ counts }: { counts: PreviewCounts }) {
   );
 }
 
-export function PreviewSteps({ preview }: { preview: RerunPreview }) {
+export function PreviewSteps({ preview }: { preview: Pick<RerunPreview, 'steps' | 'removed'> }) {
   if (preview.steps.length === 0) return <p className="muted">This flow has no steps after its trigger.</p>;
   return (
     <ol className="preview-steps" data-testid="rerun.preview">

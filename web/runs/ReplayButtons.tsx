@@ -4,14 +4,25 @@
  * usual fix) or on the version it ran.
  */
 import { useMutation, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { navigate } from '../lib/router.ts';
 import { trpc } from '../lib/trpc.ts';
 import './version-choice.css';
+import { ReplayChangesDialog } from './ReplayChangesDialog.tsx';
 import type { VersionChoice } from './VersionChoice.tsx';
 
 const TITLE = 'Starts a new run with the same input. Work that was already done is stopped as a duplicate.';
 
-export function ReplayButtons({ runId, onError }: { runId: string; onError(message: string | null): void }) {
+interface ReplayRun {
+  id: string;
+  seq: number;
+  input?: unknown;
+  triggerKind: string;
+}
+
+export function ReplayButtons({ run, onError }: { run: ReplayRun; onError(message: string | null): void }) {
+  const runId = run.id;
+  const [editing, setEditing] = useState(false);
   const facts = useQuery(trpc.runs.versionChoice.queryOptions({ runId }));
   const replay = useMutation(trpc.runs.replay.mutationOptions({
     onSuccess: ({ runId: started }) => navigate(`/runs/${started}`),
@@ -22,11 +33,22 @@ export function ReplayButtons({ runId, onError }: { runId: string; onError(messa
     replay.mutate({ runId, version });
   };
   const busy = replay.isPending;
+  const withChanges = (
+    <>
+      <button type="button" className="button-secondary" onClick={() => setEditing(true)} title="Edit the input first and see which keys it renders.">
+        Replay with changes…
+      </button>
+      {editing && <ReplayChangesDialog run={run} onClose={() => setEditing(false)} />}
+    </>
+  );
   if (!facts.data?.newerExists || facts.data.latest === null) {
     return (
-      <button type="button" className="button-secondary" disabled={busy} onClick={() => start()} title={TITLE}>
-        {busy ? 'Starting…' : 'Replay'}
-      </button>
+      <span className="replay-choice" role="group" aria-label="Replay">
+        <button type="button" className="button-secondary" disabled={busy} onClick={() => start()} title={TITLE}>
+          {busy ? 'Starting…' : 'Replay'}
+        </button>
+        {withChanges}
+      </span>
     );
   }
   const ran = facts.data.ran === null ? 'the version it ran' : `v${facts.data.ran}`;
@@ -38,6 +60,7 @@ export function ReplayButtons({ runId, onError }: { runId: string; onError(messa
       <button type="button" className="button-secondary" disabled={busy} onClick={() => start('original')} title={`${TITLE} Uses the version this run ran, ${ran}.`}>
         Replay on {ran}
       </button>
+      {withChanges}
     </span>
   );
 }

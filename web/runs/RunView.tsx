@@ -193,7 +193,7 @@ function RunHeader({ data: { run }, counts, numbers, spans, onRerun }: HeaderPro
             Inbox
           </a>
         )}
-        <ReplayButtons runId={run.id} onError={setReplayError} />
+        <ReplayButtons run={run} onError={setReplayError} />
         {canRerun(run.status) && (
           <button type="button" className="button-primary" onClick={onRerun} title="Continues this run as a new attempt; you see what each step will do first.">
             Rerun
