@@ -157,3 +157,24 @@ test('replay with changes: the JSON box points at a mistake, the preview names t
   await expect(runPage.entriesOfType('step.duplicate')).toHaveCount(0);
   expect(await sandboxEffects(request, 'payments')).toBe(2);
 });
+
+test('rerun all failed runs on the fixed version: the choice of version, a warning for a changed key, one more invoice', async ({ page, request, baseURL }) => {
+  const { flowId, runId } = await failOnV1(request, 'Bulk on v2', baseURL!, '7405');
+  const fixed = brokenFlow('Bulk on v2', baseURL!, '/sandbox/crm/contacts');
+  const invoice = fixed.nodes.find((node) => node.id === 'invoice') as { data: { key: string } };
+  invoice.data.key = '{{ trigger.body.order.id }}:inv';
+  await trpcCall(request, 'flows.saveDraft', { id: flowId, document: fixed });
+  await trpcCall(request, 'flows.publish', { id: flowId });
+
+  await page.goto(`/runs?flow=${flowId}`);
+  await page.getByLabel('Status').selectOption('failed');
+  await page.getByRole('button', { name: 'Rerun all failed runs…' }).click();
+  const dialog = page.getByTestId('bulk-rerun.dialog');
+  await expect(dialog.getByTestId('version.picker')).toContainText('1 run ran on an older version than the latest published.');
+  await expect(dialog.getByRole('radio', { name: 'The latest version of the flow' })).toBeChecked();
+  await expect(dialog).toContainText('1 step that already acted will act again');
+  await dialog.getByRole('button', { name: 'Rerun 1 run' }).click();
+  await dialog.getByRole('button', { name: 'Yes, act again' }).click();
+  await waitForRun(request, runId, ['succeeded']);
+  expect(await sandboxEffects(request, 'payments')).toBe(2);
+});

@@ -46,6 +46,8 @@ export function BulkRerun({ status, shown, flowId, flowName }: BulkRerunProps) {
 function BulkDialog({ status, flowId, which, onClose, onDone }: { status: BulkStatus; flowId?: string; which: string; onClose(): void; onDone(count: number): void }) {
   const queryClient = useQueryClient();
   const [version, setVersion] = useState<VersionChoice>('latest');
+  // A changed key makes work already done happen again: that needs a second click.
+  const [confirming, setConfirming] = useState(false);
   const filter = { status, version, ...(flowId ? { flowId } : {}) };
   const preview = useQuery({ ...trpc.runs.bulkPreview.queryOptions(filter), staleTime: 0, gcTime: 0 });
   const rerun = useMutation(
@@ -67,8 +69,13 @@ function BulkDialog({ status, flowId, which, onClose, onDone }: { status: BulkSt
       footer={
         <>
           <button type="button" className="button-secondary" onClick={onClose}>Cancel</button>
-          <button type="button" className="button-primary" disabled={!preview.data || runs === 0 || rerun.isPending} onClick={() => rerun.mutate(filter)}>
-            {rerun.isPending ? 'Starting…' : `Rerun ${plural(runs, 'run')}`}
+          <button
+            type="button"
+            className={confirming ? 'button-confirm' : 'button-primary'}
+            disabled={!preview.data || runs === 0 || rerun.isPending}
+            onClick={() => ((preview.data?.warnings ?? 0) > 0 && !confirming ? setConfirming(true) : rerun.mutate(filter))}
+          >
+            {rerun.isPending ? 'Starting…' : confirming ? 'Yes, act again' : `Rerun ${plural(runs, 'run')}`}
           </button>
         </>
       }
@@ -86,11 +93,11 @@ function BulkDialog({ status, flowId, which, onClose, onDone }: { status: BulkSt
               <legend>Rerun on which version?</legend>
               <p className="muted">{plural(preview.data.onOlderVersion, 'run')} ran on an older version than the latest published.</p>
               <label className="version-picker__option">
-                <input type="radio" name="bulk-version" checked={version === 'latest'} onChange={() => setVersion('latest')} />
+                <input type="radio" name="bulk-version" checked={version === 'latest'} onChange={() => { setVersion('latest'); setConfirming(false); }} />
                 <span>The latest version of the flow</span>
               </label>
               <label className="version-picker__option">
-                <input type="radio" name="bulk-version" checked={version === 'original'} onChange={() => setVersion('original')} />
+                <input type="radio" name="bulk-version" checked={version === 'original'} onChange={() => { setVersion('original'); setConfirming(false); }} />
                 <span>The version each run ran</span>
               </label>
             </fieldset>
@@ -98,8 +105,8 @@ function BulkDialog({ status, flowId, which, onClose, onDone }: { status: BulkSt
           <CountsLine counts={preview.data.counts} />
           <p className="preview-verdict">{previewVerdict(preview.data.counts, runs)}</p>
           {preview.data.warnings > 0 && (
-            <p className="rerun-warning">
-              {plural(preview.data.warnings, 'step')} that already acted will act again, because {preview.data.warnings === 1 ? 'its key' : 'their keys'} changed in the latest version.
+            <p className="rerun-warning" role={confirming ? 'alert' : undefined}>
+              {plural(preview.data.warnings, 'step')} that already acted will act again, because {preview.data.warnings === 1 ? 'its key' : 'their keys'} changed in the latest version.{confirming ? ' Click “Yes, act again” if that is what you want.' : ''}
             </p>
           )}
         </>
