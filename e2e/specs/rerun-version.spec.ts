@@ -9,7 +9,7 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '../fixtures/index.ts';
-import { resetSandbox, sandboxEffects, seedFlow, trpcCall, waitForRun } from '../fixtures/api.ts';
+import { resetSandbox, sandboxEffects, seedFlow, seedTemplate, sendWebhook, trpcCall, waitForRun } from '../fixtures/api.ts';
 
 test.use({ viewport: { width: 1400, height: 900 } });
 
@@ -177,4 +177,29 @@ test('rerun all failed runs on the fixed version: the choice of version, a warni
   await dialog.getByRole('button', { name: 'Yes, act again' }).click();
   await waitForRun(request, runId, ['succeeded']);
   expect(await sandboxEffects(request, 'payments')).toBe(2);
+});
+
+test('the inbox replays a delivery on the latest version, or on the version its run used', async ({ inbox, page, request }) => {
+  const { flowId, hookId } = await seedTemplate(request, 'order-paid-invoice-receipt', 'Inbox on v2');
+  const order = { id: 'evt_v2', type: 'order.paid', order: { id: '7406', total: 120, currency: 'EUR', customer: { email: 'ada@example.com', name: 'Ada' } } };
+  const { runId } = await sendWebhook(request, hookId!, order);
+  await waitForRun(request, runId, ['succeeded']);
+  const flow = await trpcCall<{ draft: Record<string, unknown> }>(request, 'flows.get', { id: flowId }, 'query');
+  await trpcCall(request, 'flows.saveDraft', { id: flowId, document: { ...flow.draft, description: 'Second version' } });
+  await trpcCall(request, 'flows.publish', { id: flowId });
+
+  const versionOf = async () => {
+    await expect(page).not.toHaveURL(/inbox/);
+    const replayId = new URL(page.url()).pathname.split('/').pop()!;
+    return (await trpcCall<{ run: { version: number } }>(request, 'runs.get', { runId: replayId }, 'query')).run.version;
+  };
+  await inbox.open(flowId);
+  await expect(page.getByRole('radio', { name: 'The latest, v2' })).toBeChecked();
+  await inbox.rows().first().getByRole('button', { name: 'Replay' }).click();
+  expect(await versionOf()).toBe(2);
+
+  await inbox.open(flowId);
+  await page.getByRole('radio', { name: 'The version each delivery’s run used' }).check();
+  await inbox.rows().first().getByRole('button', { name: 'Replay' }).click();
+  expect(await versionOf()).toBe(1);
 });
