@@ -8,11 +8,11 @@ import { UserError } from '../engine/errors.ts';
 import { createClient, serverUrl } from './client.ts';
 import { eventsCommand } from './events.ts';
 import { pauseFlowCommand, resumeFlowCommand } from './flow-pause.ts';
-import { exportFlow, importFlow, listFlows } from './flows.ts';
+import { exportFlow, importAsNextVersion, importFlow, listFlows } from './flows.ts';
 import { formatHelp, type HelpLine } from './help.ts';
 import { login } from './login.ts';
 import { cancelCommand } from './run-cancel.ts';
-import { listRunsCommand, parseInput, rerunCommand, resolveCommand, showRun, startRun } from './runs.ts';
+import { listRunsCommand, parseInput, replayCommand, rerunCommand, resolveCommand, showRun, startRun } from './runs.ts';
 import { SANDBOX_HELP, sandboxCommand } from './sandbox.ts';
 import { SECRETS_HELP, secretsCommand } from './secrets.ts';
 import { runMigrate, start, worker } from './server-commands.ts';
@@ -24,7 +24,7 @@ interface Invocation {
   positionals: string[];
   json: boolean;
   wait: boolean;
-  option(name: 'version' | 'input' | 'status'): string | undefined;
+  option(name: 'version' | 'input' | 'status' | 'flow'): string | undefined;
 }
 
 interface Command {
@@ -57,8 +57,15 @@ export const COMMANDS: Command[] = [
   },
   {
     name: 'import',
-    help: [['import <file> [--json]', 'import a flow document; prints its id and webhook URLs']],
-    run: ({ positionals, json }) => importFlow(createClient(), need(positionals[0], 'Name the flow file to import: onceflow import <file>.'), json),
+    help: [
+      ['import <file> [--json]', 'import a flow document; prints its id and webhook URLs'],
+      ['import <file> --flow <flowId> [--json]', 'publish the file as the next version of an existing flow'],
+    ],
+    run: ({ positionals, option, json }) => {
+      const file = need(positionals[0], 'Name the flow file to import: onceflow import <file>.');
+      const flowId = option('flow');
+      return flowId ? importAsNextVersion(createClient(), file, flowId, json) : importFlow(createClient(), file, json);
+    },
   },
   {
     name: 'export',
@@ -107,8 +114,15 @@ export const COMMANDS: Command[] = [
   },
   {
     name: 'rerun',
-    help: [['rerun <runId> [--wait]', 'resume a failed run from its checkpoints']],
-    run: ({ positionals, wait, json }) => rerunCommand(createClient(), need(positionals[0], 'onceflow rerun <runId> [--wait]'), { wait, json }),
+    help: [['rerun <runId> [--version latest|original] [--wait] [--json]', 'resume a failed run from its checkpoints, on the latest version (default) or the one it ran']],
+    run: ({ positionals, option, wait, json }) =>
+      rerunCommand(createClient(), need(positionals[0], 'onceflow rerun <runId> [--version latest|original] [--wait]'), { wait, json, version: option('version') }),
+  },
+  {
+    name: 'replay',
+    help: [['replay <runId> [--version latest|original] [--input JSON|@file|-] [--wait] [--json]', 'a new run with the same input (or the one given); work already done stops as a duplicate']],
+    run: ({ positionals, option, wait, json }) =>
+      replayCommand(createClient(), need(positionals[0], 'onceflow replay <runId> [--version latest|original] [--input JSON|-]'), { wait, json, version: option('version'), input: option('input') }),
   },
   {
     name: 'resolve',
@@ -166,10 +180,10 @@ export async function runCommand(argv: string[]): Promise<number> {
     strict: false,
     options: {
       json: { type: 'boolean' }, version: { type: 'string' }, input: { type: 'string' },
-      wait: { type: 'boolean' }, status: { type: 'string' },
+      wait: { type: 'boolean' }, status: { type: 'string' }, flow: { type: 'string' },
     },
   });
-  const option = (key: 'version' | 'input' | 'status') => (typeof values[key] === 'string' ? values[key] : undefined);
+  const option = (key: 'version' | 'input' | 'status' | 'flow') => (typeof values[key] === 'string' ? values[key] : undefined);
   const code = await command.run({ rest, positionals, json: values.json === true, wait: values.wait === true, option });
   return code ?? 0;
 }

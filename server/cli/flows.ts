@@ -34,6 +34,20 @@ export async function importFlow(client: Client, path: string, json: boolean): P
   for (const problem of result.problems) console.error(`${problem.severity === 'error' ? 'to fix' : 'warning'}: ${problem.message}`);
 }
 
+/**
+ * `import <file> --flow <flowId>`: the file becomes the flow's draft and is published as its
+ * next version, so a fix can be scripted (any unsaved draft in the editor is replaced).
+ */
+export async function importAsNextVersion(client: Client, path: string, flowId: string, json: boolean): Promise<number> {
+  const document = readJsonFile(path);
+  await client.flows.saveDraft.mutate({ id: flowId, document });
+  const result = await client.flows.publish.mutate({ id: flowId });
+  if (json) console.log(JSON.stringify({ id: flowId, version: result.version, problems: result.problems }, null, 2));
+  else console.log(`Published ${flowId} as version ${result.version}.`);
+  for (const problem of result.problems) if (!json) console.error(`warning: ${problem.message}`);
+  return 0;
+}
+
 export async function exportFlow(client: Client, flowId: string, version?: number): Promise<void> {
   const document = await client.flows.export.query({ id: flowId, version });
   console.log(JSON.stringify(document, null, 2));

@@ -1,4 +1,4 @@
-/** Run commands of the CLI: start, list, show, rerun, resolve; `--wait` follows to the end. */
+/** Run commands of the CLI: start, list, show, rerun, replay, resolve; `--wait` follows to the end. */
 import { readableMessage } from '../../core/readable-message.ts';
 import { UserError } from '../engine/errors.ts';
 import type { RunStatus } from '../engine/types.ts';
@@ -109,13 +109,50 @@ export async function showRun(client: Client, runId: string, json: boolean): Pro
   return 0;
 }
 
-export async function rerunCommand(client: Client, runId: string, options: { wait: boolean; json: boolean }): Promise<number> {
-  const result = await client.runs.rerun.mutate({ runId });
+/** `--version latest|original`: the latest published version (the default) or the one the run used. */
+export function parseVersionChoice(text: string | undefined): 'latest' | 'original' | undefined {
+  if (text === undefined || text === 'latest' || text === 'original') return text;
+  throw new UserError(`--version is "${text}"; use --version latest (the newest published version) or --version original (the version the run used).`);
+}
+
+/** " on v2 (was v1)" when the version moved, " on v1" otherwise. */
+function versionWords(result: { version: number | null; fromVersion: number | null }): string {
+  if (result.version === null) return '';
+  return result.fromVersion !== null && result.fromVersion !== result.version ? ` on v${result.version} (was v${result.fromVersion})` : ` on v${result.version}`;
+}
+
+export async function rerunCommand(client: Client, runId: string, options: { wait: boolean; json: boolean; version?: string }): Promise<number> {
+  const version = parseVersionChoice(options.version);
+  const preview = await client.runs.rerunPreview.query({ runId, version });
+  // A step that already acted acts again when its key changed: say so before it happens.
+  for (const step of preview.steps) {
+    if (step.keyChange) console.error(`warning: "${step.label}" acts again: its key changed from ${step.keyChange.from} to ${step.keyChange.to}.`);
+  }
+  const result = await client.runs.rerun.mutate({ runId, version });
   if (!options.wait) {
-    console.log(options.json ? JSON.stringify(result) : `Run ${runId} queued again (attempt ${result.attempt}).`);
+    console.log(options.json ? JSON.stringify(result) : `Run ${runId} queued again (attempt ${result.attempt})${versionWords(result)}.`);
     return 0;
   }
   return finish(await waitForRun(client, runId), options.json);
+}
+
+/** `--input -` reads the JSON from standard input; otherwise as `run --input` (JSON or @file). */
+export async function readReplayInput(text: string | undefined, stdin: AsyncIterable<Buffer | string> = process.stdin): Promise<unknown> {
+  if (text !== '-') return parseInput(text);
+  const chunks: Buffer[] = [];
+  for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  return parseInput(Buffer.concat(chunks).toString('utf8'));
+}
+
+export async function replayCommand(client: Client, runId: string, options: { wait: boolean; json: boolean; version?: string; input?: string }): Promise<number> {
+  const version = parseVersionChoice(options.version);
+  const input = await readReplayInput(options.input);
+  const result = await client.runs.replay.mutate({ runId, version, ...(input === undefined ? {} : { input }) });
+  if (!options.wait) {
+    console.log(options.json ? JSON.stringify(result) : `Replayed as run ${result.runId}${versionWords(result)}.`);
+    return 0;
+  }
+  return finish(await waitForRun(client, result.runId), options.json);
 }
 
 export async function resolveCommand(client: Client, runId: string, nodeId: string, decision: string): Promise<number> {

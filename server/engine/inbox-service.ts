@@ -4,6 +4,7 @@ import type { FlowStore } from '../store/flows.ts';
 import { getDelivery, listDeliveries, listRejections } from '../store/inbound.ts';
 import { NotFoundError } from './errors.ts';
 import type { RunService } from './run-service.ts';
+import type { VersionChoice } from './version-choice.ts';
 
 export function inboxService(deps: { db: Db; flows: FlowStore; runs: RunService }) {
   return {
@@ -24,10 +25,10 @@ export function inboxService(deps: { db: Db; flows: FlowStore; runs: RunService 
     },
 
     /** A new run with the delivery's input, marked as a replay; its side effects come back as duplicates. */
-    async replay(inboundId: string, by = 'admin') {
+    async replay(inboundId: string, by = 'admin', version?: VersionChoice, changes?: { body: unknown }) {
       const delivery = await getDelivery(deps.db, inboundId);
       if (!delivery) throw new NotFoundError(`There is no delivery with id ${inboundId} in the inbox.`);
-      return deps.runs.replay(delivery.runId, by);
+      return deps.runs.replay(delivery.runId, by, version, changes);
     },
   };
 }

@@ -5,8 +5,13 @@
  * a step that has not run yet is only known when the rerun reaches it. Every phrase says
  * what happened: a step that never began in this run "runs for the first time", only one
  * that began before "acts again", and a checkpoint a person's decision wrote says so.
+ *
+ * On another version (version-choice.ts) the finished steps' checkpoints are forgotten, so
+ * plain steps run again and side-effect steps meet their claim: an unchanged key is a
+ * duplicate, a changed key acts again — a warning when the step had acted before.
  */
 import { readClaim } from '../store/claims.ts';
+import { getRun } from '../store/runs.ts';
 import type { Db } from '../store/db.ts';
 import { readStepTraces } from '../store/run-page.ts';
 import { loadCheckpoints } from '../store/timeline.ts';
@@ -14,6 +19,7 @@ import { claimReference, type ClaimReference } from './claim-reference.ts';
 import type { TypedStep } from './flow/planned-step.ts';
 import type { FlowPlan } from './flow-plan.ts';
 import { describeSkip, skipRecordOf } from './review-decisions.ts';
+import { keptOnSwitch } from './version-choice.ts';
 import { triggerContext } from './run-executor.ts';
 import { renderTemplate, type RenderContext } from '../../core/templates/render.ts';
 import type { CheckpointRow, RunRow } from './types.ts';
@@ -28,11 +34,26 @@ export interface PreviewStep {
   /** Whether the step began in this run before; an acting step that did not runs for the first time. */
   ranBefore: boolean;
   reason: string;
+  /** A side-effect step that acted before and acts again because its rendered key changed. */
+  keyChange?: { from: string; to: string };
+  /** The step is not in the version the run used. */
+  newInVersion?: boolean;
+}
+
+/** The version a rerun moves to, when it moves. */
+export interface PreviewSwitch {
+  previousPlan: FlowPlan | null;
+  fromVersion: number | null;
+  toVersion: number | null;
 }
 
 export interface RerunPreview {
   steps: PreviewStep[];
   counts: Record<PreviewAction, number>;
+  /** Steps the run had that the new version removed: they will not run. */
+  removed: { nodeId: string; label: string; reason: string }[];
+  /** Steps that acted before and act again with a changed key: the rerun asks for a second click. */
+  warnings: number;
 }
 
 /** The step's claim as far as the run's data can render it; null when it needs steps not run yet. */
@@ -44,8 +65,16 @@ function renderClaim(step: TypedStep, context: RenderContext, flowId: string): C
   }
 }
 
-export async function previewRerun(db: Db, run: RunRow, plan: FlowPlan): Promise<RerunPreview> {
-  const checkpoints = new Map<string, CheckpointRow>((await loadCheckpoints(db, run.id)).map((row) => [row.nodeId, row]));
+export async function previewRerun(db: Db, run: RunRow, plan: FlowPlan, switching?: PreviewSwitch): Promise<RerunPreview> {
+  const allCheckpoints = await loadCheckpoints(db, run.id);
+  // What the run had done, and what of it the next attempt keeps (all of it on the same version).
+  const earlier = new Map<string, CheckpointRow>(allCheckpoints.map((row) => [row.nodeId, row]));
+  const stepTypes = new Map(plan.order.map((step) => [step.id, step.type]));
+  const checkpoints = new Map<string, CheckpointRow>(allCheckpoints
+    .filter((row) => !switching || keptOnSwitch(row, stepTypes.get(row.nodeId)))
+    .map((row) => [row.nodeId, row]));
+  const previousIds = switching?.previousPlan ? new Set(switching.previousPlan.order.map((step) => step.id)) : null;
+  const inNew = switching?.toVersion !== null && switching?.toVersion !== undefined ? ` in v${switching.toVersion}` : ' in this version';
   const began = new Set((await readStepTraces(db, run.id)).filter((trace) => trace.started > 0).map((trace) => trace.nodeId));
   const context: RenderContext = { trigger: triggerContext(run), steps: {} };
   const steps: PreviewStep[] = [];
@@ -56,8 +85,19 @@ export async function previewRerun(db: Db, run: RunRow, plan: FlowPlan): Promise
     }
     const { sideEffect } = step;
     const checkpoint = checkpoints.get(step.id);
-    const ranBefore = began.has(step.id) || checkpoint !== undefined;
-    const show = (action: PreviewAction, reason: string) => steps.push({ nodeId: step.id, label: step.label, sideEffect, action, ranBefore, reason });
+    const before = earlier.get(step.id);
+    const ranBefore = began.has(step.id) || before !== undefined;
+    const newInVersion = previousIds !== null && !previousIds.has(step.id);
+    const show = (action: PreviewAction, reason: string, extra: Partial<PreviewStep> = {}) =>
+      steps.push({ nodeId: step.id, label: step.label, sideEffect, action, ranBefore, reason, ...(newInVersion ? { newInVersion } : {}), ...extra });
+    // A forgotten checkpoint's output is the best guess at what the step gives again, for rendering later keys.
+    if (!checkpoint && before?.status === 'succeeded') context.steps[step.id] = { output: before.output };
+    if (newInVersion) {
+      if (!sideEffect) {
+        show('act', `Runs for the first time: new${inNew}. It changes nothing outside Onceflow.`);
+        continue;
+      }
+    }
     // The words for a step that will act, by whether it acted in this run before.
     const acts = ranBefore ? 'Acts again' : 'Runs for the first time';
     if (checkpoint?.status === 'succeeded' || checkpoint?.status === 'skipped') {
@@ -66,7 +106,9 @@ export async function previewRerun(db: Db, run: RunRow, plan: FlowPlan): Promise
       continue;
     }
     if (!sideEffect) {
-      show('act', ranBefore
+      show('act', switching && ranBefore
+        ? `Runs again${inNew}: it changes nothing outside Onceflow, so repeating it is harmless.`
+        : ranBefore
         ? 'Runs again: it changes nothing outside Onceflow, so repeating it is harmless.'
         : 'Runs for the first time: this run did not get to it before. It changes nothing outside Onceflow.');
       continue;
@@ -87,8 +129,14 @@ export async function previewRerun(db: Db, run: RunRow, plan: FlowPlan): Promise
       continue;
     }
     const claim = await readClaim(db, ref.scope, ref.key);
-    if (claim?.status === 'succeeded') {
-      const by = claim.ownerRunId === run.id ? 'this run' : `run ${claim.ownerRunId}`;
+    const actedWith = before?.status === 'succeeded' ? before.key : null;
+    if (newInVersion && claim?.status !== 'succeeded') {
+      show('act', `Runs for the first time: new${inNew}; nothing was done yet with key ${ref.key}.`);
+    } else if (actedWith && actedWith !== ref.key && claim?.status !== 'succeeded') {
+      show('act', `Acts again: its key changed from ${actedWith} to ${ref.key}, so the work is done once more under the new key.`, { keyChange: { from: actedWith, to: ref.key } });
+    } else if (claim?.status === 'succeeded') {
+      const owner = claim.ownerRunId === run.id ? run : await getRun(db, claim.ownerRunId);
+      const by = claim.ownerRunId === run.id ? `this run (#${run.seq})` : owner ? `run #${owner.seq}` : `run ${claim.ownerRunId}`;
       show('deduplicate', `Duplicate stopped: key ${ref.key} was already done by ${by}; its result is reused and nothing is sent again.`);
     } else if (claim?.status === 'uncertain') {
       const skipped = skipRecordOf(claim.output);
@@ -100,7 +148,11 @@ export async function previewRerun(db: Db, run: RunRow, plan: FlowPlan): Promise
   }
   const counts: Record<PreviewAction, number> = { skip: 0, deduplicate: 0, act: 0, review: 0 };
   for (const step of steps) if (step.action === 'skip' || step.sideEffect) counts[step.action]++;
-  return { steps, counts };
+  const kept = new Set(plan.order.map((step) => step.id));
+  const removed = (switching?.previousPlan?.order ?? [])
+    .filter((step) => step.id !== switching?.previousPlan?.trigger?.id && !kept.has(step.id))
+    .map((step) => ({ nodeId: step.id, label: step.label, reason: `Will not run: removed${inNew}.` }));
+  return { steps, counts, removed, warnings: steps.filter((step) => step.keyChange).length };
 }
 
 /** Why a checkpointed step is skipped: it finished, a person recorded it as done, or it was skipped. */

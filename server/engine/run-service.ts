@@ -15,8 +15,9 @@ import { eventsAfter, readStepTraces } from '../store/run-page.ts';
 import { deleteCheckpoint, insertEvents, listEvents, loadCheckpoints, upsertCheckpoints } from '../store/timeline.ts';
 import { NotFoundError, UserError } from './errors.ts';
 import type { PlanCache } from './flow-plan.ts';
-import { previewRerun } from './rerun-preview.ts';
 import { cancelRun } from './run-cancel.ts';
+import { moveForRerun, previewOnVersion, previewReplay, versionEventData, withBody } from './version-rerun.ts';
+import { pickVersion, type VersionChoice } from './version-choice.ts';
 import { stepKeys, stepViews, summarizeRun } from './run-views.ts';
 import { SETTLED_RUN_STATUSES, type Clock, type RunRow, type RunStatus } from './types.ts';
 
@@ -102,33 +103,47 @@ export function runService({ db, flows, plans, clock, onQueued }: RunServiceDeps
       return { events, nextAfterId: events.length === Math.min(limit, 5000) ? events.at(-1)!.id! : null };
     },
 
-    async rerunPreview(id: string) {
-      const run = await requireRun(id);
-      const plan = await plans.get(run.versionId);
-      if (!plan) throw new NotFoundError(`The flow version of run #${run.seq} no longer exists.`);
-      return previewRerun(db, run, plan);
+    /** What a rerun would do on the chosen version (the latest when a newer one exists). */
+    async rerunPreview(id: string, version?: VersionChoice) {
+      return previewOnVersion({ db, flows, plans }, await requireRun(id), version);
+    },
+
+    /** What a replay (with an edited trigger body, or the run's own) would do: its keys and which were done. */
+    async replayPreview(id: string, version?: VersionChoice, changes?: { body: unknown }) {
+      return previewReplay({ db, flows, plans }, await requireRun(id), version, changes);
+    },
+
+    /** The version a run used and the newest published one, so rerun and replay can offer both. */
+    async versionChoice(id: string) {
+      const target = await pickVersion(flows, await requireRun(id));
+      return { ran: target.fromVersion, latest: target.latestVersion, newerExists: target.newerExists };
     },
 
     /** The summed preview of rerunning every run with this status (of one flow, or all). */
-    async bulkPreview(filter: { flowId?: string; status: 'failed' | 'needs_review' }) {
+    async bulkPreview(filter: { flowId?: string; status: 'failed' | 'needs_review'; version?: VersionChoice }) {
       const runs = await listRuns(db, { flowId: filter.flowId, status: filter.status, limit: BULK_LIMIT });
       const counts = { skip: 0, deduplicate: 0, act: 0, review: 0 };
+      let warnings = 0;
+      let onOlderVersion = 0;
       for (const run of runs) {
-        const plan = await plans.get(run.versionId);
-        if (!plan) continue;
-        const preview = await previewRerun(db, run, plan);
+        const preview = await previewOnVersion({ db, flows, plans }, run, filter.version).catch(() => null);
+        if (!preview) continue;
         for (const action of Object.keys(counts) as (keyof typeof counts)[]) counts[action] += preview.counts[action];
+        warnings += preview.warnings;
+        if (preview.target.newerExists) onOlderVersion++;
       }
-      return { runs: runs.length, counts };
+      return { runs: runs.length, counts, warnings, onOlderVersion };
     },
 
-    async bulkRerun(filter: { flowId?: string; status: 'failed' | 'needs_review' }, by = 'admin') {
+    async bulkRerun(filter: { flowId?: string; status: 'failed' | 'needs_review'; version?: VersionChoice }, by = 'admin') {
       const runs = await listRuns(db, { flowId: filter.flowId, status: filter.status, limit: BULK_LIMIT });
       let rerun = 0;
       for (const run of runs) {
+        const target = await pickVersion(flows, run, filter.version);
         const moved = await db.transaction(async (tx) => {
           if (!(await transitionRun(tx, run.id, [filter.status], 'queued', { attemptIncrement: true, now: clock.now() }))) return false;
-          await insertEvents(tx, [{ runId: run.id, type: 'run.rerun', nodeId: null, attempt: run.attempt + 1, data: { by, previousStatus: run.status, bulk: true }, createdAt: clock.now() }]);
+          await moveForRerun(tx, { plans }, run, target);
+          await insertEvents(tx, [{ runId: run.id, type: 'run.rerun', nodeId: null, attempt: run.attempt + 1, data: { by, previousStatus: run.status, bulk: true, ...versionEventData(target) }, createdAt: clock.now() }]);
           return true;
         });
         if (moved) rerun++;
@@ -181,26 +196,36 @@ export function runService({ db, flows, plans, clock, onQueued }: RunServiceDeps
       }
     },
 
-    /** A new attempt of the same run: checkpointed steps are skipped, claimed ones deduplicated. */
-    async rerun(id: string, by = 'admin') {
+    /**
+     * A new attempt of the same run: checkpointed steps are skipped, claimed ones deduplicated.
+     * On another version the run moves to it first (version-choice.ts says what that changes).
+     */
+    async rerun(id: string, by = 'admin', version?: VersionChoice) {
       const run = await requireRun(id);
+      const { target, ...preview } = await previewOnVersion({ db, flows, plans }, run, version);
       const moved = await db.transaction(async (tx) => {
         if (!(await transitionRun(tx, id, ['failed', 'needs_review'], 'queued', { attemptIncrement: true, now: clock.now() }))) return false;
-        await insertEvents(tx, [{ runId: id, type: 'run.rerun', nodeId: null, attempt: run.attempt + 1, data: { by, previousStatus: run.status }, createdAt: clock.now() }]);
+        await moveForRerun(tx, { plans }, run, target);
+        await insertEvents(tx, [{ runId: id, type: 'run.rerun', nodeId: null, attempt: run.attempt + 1, data: { by, previousStatus: run.status, ...versionEventData(target, preview) }, createdAt: clock.now() }]);
         return true;
       });
       if (!moved) throw new UserError(`Run #${run.seq} is ${run.status.replace('_', ' ')}; only a failed run or one that needs review can be rerun.`);
       onQueued();
-      return { runId: id, attempt: run.attempt + 1 };
+      return { runId: id, attempt: run.attempt + 1, version: target.version, fromVersion: target.fromVersion };
     },
 
-    /** A new run with the same input; its side-effect steps come back as duplicates. */
-    async replay(id: string, by = 'admin') {
+    /**
+     * A new run with the same input (or `changes`: an edited trigger body), on the chosen
+     * version; side-effect steps whose keys were already done come back as duplicates.
+     */
+    async replay(id: string, by = 'admin', version?: VersionChoice, changes?: { body: unknown }) {
       const run = await requireRun(id);
-      return enqueue({
-        id: newId('run'), flowId: run.flowId, versionId: run.versionId, input: run.input, triggerKind: run.triggerKind,
+      const target = await pickVersion(flows, run, version);
+      const started = await enqueue({
+        id: newId('run'), flowId: run.flowId, versionId: target.versionId, input: changes ? withBody(run, changes.body) : run.input, triggerKind: run.triggerKind,
         triggerNode: run.triggerNode, eventId: run.eventId, replayOf: run.id, createdAt: clock.now(), createdBy: by,
       });
+      return { ...started, version: target.version, fromVersion: target.fromVersion };
     },
 
     /** Cancels a run; a step already acting finishes and is recorded (run-cancel.ts). */

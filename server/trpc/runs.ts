@@ -1,10 +1,14 @@
 import { tracked } from '@trpc/server';
 import { z } from 'zod';
 import { RUN_STATUSES } from '../engine/types.ts';
+import { VERSION_CHOICES } from '../engine/version-choice.ts';
 import { idText, jsonValue, plainText, runNumber } from './inputs.ts';
 import { procedure, router } from './trpc.ts';
 
 const runId = z.object({ runId: idText('The run id') });
+// Which version a rerun or replay uses: the latest published (default when newer) or the one the run ran.
+const version = z.enum(VERSION_CHOICES).optional();
+const runOnVersion = z.object({ runId: idText('The run id'), version });
 const eventId = z.number().int().min(0);
 // Optional filters: empty text means "any".
 const flowFilter = plainText('The flow id', 200).optional();
@@ -42,15 +46,22 @@ export const runsRouter = router({
         yield tracked(String(lastId), ctx.services.db.masker.deep({ status, events }));
       }
     }),
-  rerunPreview: procedure.input(runId).query(({ ctx, input }) => ctx.services.runs.rerunPreview(input.runId)),
+  replayPreview: procedure
+    .input(z.object({ runId: idText('The run id'), version, input: jsonValue('The input').optional() }))
+    .query(({ ctx, input }) => ctx.services.runs.replayPreview(input.runId, input.version, input.input === undefined ? undefined : { body: input.input })),
+  versionChoice: procedure.input(runId).query(({ ctx, input }) => ctx.services.runs.versionChoice(input.runId)),
+  rerunPreview: procedure.input(runOnVersion).query(({ ctx, input }) => ctx.services.runs.rerunPreview(input.runId, input.version)),
   bulkPreview: procedure
-    .input(z.object({ flowId: flowFilter, status: z.enum(['failed', 'needs_review']) }))
+    .input(z.object({ flowId: flowFilter, status: z.enum(['failed', 'needs_review']), version }))
     .query(({ ctx, input }) => ctx.services.runs.bulkPreview(input)),
   bulkRerun: procedure
-    .input(z.object({ flowId: flowFilter, status: z.enum(['failed', 'needs_review']) }))
+    .input(z.object({ flowId: flowFilter, status: z.enum(['failed', 'needs_review']), version }))
     .mutation(({ ctx, input }) => ctx.services.runs.bulkRerun(input, ctx.user)),
-  rerun: procedure.input(runId).mutation(({ ctx, input }) => ctx.services.runs.rerun(input.runId, ctx.user)),
-  replay: procedure.input(runId).mutation(({ ctx, input }) => ctx.services.runs.replay(input.runId, ctx.user)),
+  rerun: procedure.input(runOnVersion).mutation(({ ctx, input }) => ctx.services.runs.rerun(input.runId, ctx.user, input.version)),
+  // `input`: the trigger body edited for this replay ("replay with changes"); without it, the run's own.
+  replay: procedure
+    .input(z.object({ runId: idText('The run id'), version, input: jsonValue('The input').optional() }))
+    .mutation(({ ctx, input }) => ctx.services.runs.replay(input.runId, ctx.user, input.version, input.input === undefined ? undefined : { body: input.input })),
   cancel: procedure.input(runId).mutation(({ ctx, input }) => ctx.services.runs.cancel(input.runId, ctx.user)),
   resolve: procedure
     .input(z.object({ runId: idText('The run id'), nodeId: idText('The step id'), decision: z.enum(['happened', 'do-it', 'skip']) }))

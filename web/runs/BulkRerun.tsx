@@ -8,6 +8,8 @@ import { trpc } from '../lib/trpc.ts';
 import { Dialog } from './Dialog.tsx';
 import { CountsLine, previewVerdict } from './PreviewSummary.tsx';
 import { plural, RUN_STATUS_WORDS } from './run-words.ts';
+import type { VersionChoice } from './VersionChoice.tsx';
+import './version-choice.css';
 
 type BulkStatus = 'failed' | 'needs_review';
 
@@ -43,7 +45,10 @@ export function BulkRerun({ status, shown, flowId, flowName }: BulkRerunProps) {
 
 function BulkDialog({ status, flowId, which, onClose, onDone }: { status: BulkStatus; flowId?: string; which: string; onClose(): void; onDone(count: number): void }) {
   const queryClient = useQueryClient();
-  const filter = { status, ...(flowId ? { flowId } : {}) };
+  const [version, setVersion] = useState<VersionChoice>('latest');
+  // A changed key makes work already done happen again: that needs a second click.
+  const [confirming, setConfirming] = useState(false);
+  const filter = { status, version, ...(flowId ? { flowId } : {}) };
   const preview = useQuery({ ...trpc.runs.bulkPreview.queryOptions(filter), staleTime: 0, gcTime: 0 });
   const rerun = useMutation(
     trpc.runs.bulkRerun.mutationOptions({
@@ -64,8 +69,13 @@ function BulkDialog({ status, flowId, which, onClose, onDone }: { status: BulkSt
       footer={
         <>
           <button type="button" className="button-secondary" onClick={onClose}>Cancel</button>
-          <button type="button" className="button-primary" disabled={!preview.data || runs === 0 || rerun.isPending} onClick={() => rerun.mutate(filter)}>
-            {rerun.isPending ? 'Starting…' : `Rerun ${plural(runs, 'run')}`}
+          <button
+            type="button"
+            className={confirming ? 'button-confirm' : 'button-primary'}
+            disabled={!preview.data || runs === 0 || rerun.isPending}
+            onClick={() => ((preview.data?.warnings ?? 0) > 0 && !confirming ? setConfirming(true) : rerun.mutate(filter))}
+          >
+            {rerun.isPending ? 'Starting…' : confirming ? 'Yes, act again' : `Rerun ${plural(runs, 'run')}`}
           </button>
         </>
       }
@@ -78,8 +88,27 @@ function BulkDialog({ status, flowId, which, onClose, onDone }: { status: BulkSt
           <p className="dialog__intro">
             Each of the {plural(runs, 'run')} continues as a new attempt. Added up over all of them:
           </p>
+          {(preview.data.onOlderVersion > 0 || version === 'original') && (
+            <fieldset className="version-picker" data-testid="version.picker">
+              <legend>Rerun on which version?</legend>
+              <p className="muted">{plural(preview.data.onOlderVersion, 'run')} ran on an older version than the latest published.</p>
+              <label className="version-picker__option">
+                <input type="radio" name="bulk-version" checked={version === 'latest'} onChange={() => { setVersion('latest'); setConfirming(false); }} />
+                <span>The latest version of the flow</span>
+              </label>
+              <label className="version-picker__option">
+                <input type="radio" name="bulk-version" checked={version === 'original'} onChange={() => { setVersion('original'); setConfirming(false); }} />
+                <span>The version each run ran</span>
+              </label>
+            </fieldset>
+          )}
           <CountsLine counts={preview.data.counts} />
           <p className="preview-verdict">{previewVerdict(preview.data.counts, runs)}</p>
+          {preview.data.warnings > 0 && (
+            <p className="rerun-warning" role={confirming ? 'alert' : undefined}>
+              {plural(preview.data.warnings, 'step')} that already acted will act again, because {preview.data.warnings === 1 ? 'its key' : 'their keys'} changed in the latest version.{confirming ? ' Click “Yes, act again” if that is what you want.' : ''}
+            </p>
+          )}
         </>
       )}
       {rerun.error && <p role="alert" className="error">{rerun.error.message}</p>}

@@ -6,12 +6,14 @@
 import '../editor/editor.css';
 import './runs.css';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
-import { useMemo, type MouseEvent } from 'react';
+import { useMemo, useState, type MouseEvent } from 'react';
 import { navigate } from '../lib/router.ts';
 import { useNarrowScreen } from '../lib/useNarrowScreen.ts';
 import { trpc } from '../lib/trpc.ts';
 import { formatWhen, RUN_STATUS_WORDS } from './run-words.ts';
 import type { InboxData, RunStatus } from './run-types.ts';
+import { InboxVersionChoice } from './InboxVersionChoice.tsx';
+import type { VersionChoice } from './VersionChoice.tsx';
 
 type Row =
   | { kind: 'delivery'; at: number; delivery: InboxData['deliveries'][number] }
@@ -21,6 +23,7 @@ export function InboxPage({ flowId }: { flowId: string }) {
   const flow = useQuery(trpc.flows.get.queryOptions({ id: flowId }));
   const inbox = useQuery({ ...trpc.events.list.queryOptions({ flowId }), refetchInterval: 2000, placeholderData: keepPreviousData });
   const replay = useMutation(trpc.events.replay.mutationOptions({ onSuccess: ({ runId }) => navigate(`/runs/${runId}`) }));
+  const [version, setVersion] = useState<VersionChoice>('latest');
 
   const rows = useMemo<Row[]>(() => {
     if (!inbox.data) return [];
@@ -64,6 +67,7 @@ export function InboxPage({ flowId }: { flowId: string }) {
       )}
 
       {(inbox.error || flow.error) && <p role="alert" className="error">The inbox could not be loaded: {(inbox.error ?? flow.error)?.message}</p>}
+      <InboxVersionChoice flowId={flowId} value={version} onChange={setVersion} />
       {replay.error && <p role="alert" className="error">{replay.error.message}</p>}
       {inbox.isPending && <p className="muted">Loading deliveries…</p>}
       {inbox.data && rows.length === 0 && (
@@ -90,7 +94,7 @@ export function InboxPage({ flowId }: { flowId: string }) {
                 <div className="card__actions">
                   <a href={`/runs/${row.delivery.runId}`} onClick={go(`/runs/${row.delivery.runId}`)}>Open run</a>
                   <span className={`status-pill status--${row.delivery.runStatus}`}>{RUN_STATUS_WORDS[row.delivery.runStatus as RunStatus] ?? row.delivery.runStatus}</span>
-                  <ReplayButton disabled={replay.isPending} onReplay={() => replay.mutate({ eventId: row.delivery.id })} />
+                  <ReplayButton disabled={replay.isPending} onReplay={() => replay.mutate({ eventId: row.delivery.id, version })} />
                 </div>
               </li>
             ) : (
@@ -135,7 +139,7 @@ export function InboxPage({ flowId }: { flowId: string }) {
                     <span className={`status-pill status--${row.delivery.runStatus}`}>{RUN_STATUS_WORDS[row.delivery.runStatus as RunStatus] ?? row.delivery.runStatus}</span>
                   </td>
                   <td className="actions-cell">
-                    <ReplayButton disabled={replay.isPending} onReplay={() => replay.mutate({ eventId: row.delivery.id })} />
+                    <ReplayButton disabled={replay.isPending} onReplay={() => replay.mutate({ eventId: row.delivery.id, version })} />
                   </td>
                 </tr>
               ) : (

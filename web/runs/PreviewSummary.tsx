@@ -25,7 +25,7 @@ export function CountsLine({ counts }: { counts: PreviewCounts }) {
   );
 }
 
-export function PreviewSteps({ preview }: { preview: RerunPreview }) {
+export function PreviewSteps({ preview }: { preview: Pick<RerunPreview, 'steps' | 'removed'> }) {
   if (preview.steps.length === 0) return <p className="muted">This flow has no steps after its trigger.</p>;
   return (
     <ol className="preview-steps" data-testid="rerun.preview">
@@ -40,11 +40,29 @@ export function PreviewSteps({ preview }: { preview: RerunPreview }) {
                 <strong>{step.label}</strong>
                 <span className="preview-step__action">{title}</span>
               </span>
-              <span className="preview-step__reason">{withoutAction(step.reason)}</span>
+              {step.keyChange ? (
+                <span className="preview-step__reason preview-step__keys">
+                  Its key changed from <code>{step.keyChange.from}</code> to <code>{step.keyChange.to}</code>, so the work is done once more under the new key.
+                </span>
+              ) : (
+                <span className="preview-step__reason">{withoutAction(step.reason)}</span>
+              )}
             </span>
           </li>
         );
       })}
+      {preview.removed.map((step) => (
+        <li key={step.nodeId} className="preview-step tone--skip" data-action="removed">
+          <span className="preview-step__icon" aria-hidden="true"><TimelineIcon name="skip" /></span>
+          <span className="preview-step__text">
+            <span className="preview-step__head">
+              <strong>{step.label}</strong>
+              <span className="preview-step__action">Will not run</span>
+            </span>
+            <span className="preview-step__reason">{withoutAction(step.reason)}</span>
+          </span>
+        </li>
+      ))}
     </ol>
   );
 }
@@ -53,17 +71,20 @@ export function PreviewSteps({ preview }: { preview: RerunPreview }) {
  * The words over one step: an acting step that never began in this run "runs for the first
  * time" (nothing alarming, so not in red); only one that began before "acts again".
  */
-export function stepTitle(step: Pick<PreviewStep, 'action' | 'sideEffect' | 'ranBefore' | 'reason'>, action = ACTIONS[step.action]): { title: string; tone: string } {
+export function stepTitle(step: Pick<PreviewStep, 'action' | 'sideEffect' | 'ranBefore' | 'reason'> & Partial<Pick<PreviewStep, 'keyChange' | 'newInVersion'>>, action = ACTIONS[step.action]): { title: string; tone: string } {
   const own = { title: action.title, tone: action.tone };
   if (step.action !== 'act') return own;
   if (step.reason.startsWith('Cannot run')) return { title: 'Cannot run', tone: 'bad' };
+  // Work already done is done once more: the one case a rerun asks a second click for.
+  if (step.keyChange) return { title: 'Acts again — its key changed', tone: 'warn' };
+  if (step.newInVersion) return { title: 'Runs for the first time — new in this version', tone: 'info' };
   if (!step.ranBefore) return { title: 'Runs for the first time', tone: 'info' };
   return step.sideEffect ? own : { title: 'Runs again', tone: 'info' };
 }
 
 /** The server's reason starts with the action ("Skipped: it …"), which the row already shows. */
 export function withoutAction(reason: string): string {
-  const rest = reason.replace(/^(?:Skipped|Acts again|Acts|Runs again|Runs for the first time|Duplicate stopped|Waits for (?:your|a) decision)\s*:\s*/i, '');
+  const rest = reason.replace(/^(?:Skipped|Acts again|Acts|Runs again(?: in v\d+)?|Runs for the first time|Duplicate stopped|Waits for (?:your|a) decision|Will not run)\s*:\s*/i, '');
   return rest.charAt(0).toUpperCase() + rest.slice(1);
 }
 

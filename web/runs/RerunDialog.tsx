@@ -1,13 +1,21 @@
-/** The preview before a rerun of one run: each step and what it will do, then "Rerun now". */
+/**
+ * The preview before a rerun of one run: each step and what it will do, then "Rerun now".
+ * When a newer version exists the person picks it (default) or the version the run ran; a
+ * step that acted before and would act again because its key changed needs a second click.
+ */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { trpc } from '../lib/trpc.ts';
 import { Dialog } from './Dialog.tsx';
 import { CountsLine, PreviewSteps, previewVerdict } from './PreviewSummary.tsx';
 import { refreshRun } from './useTimeline.ts';
+import { VersionPicker, type VersionChoice } from './VersionChoice.tsx';
 
 export function RerunDialog({ runId, seq, onClose }: { runId: string; seq: number; onClose(): void }) {
   const queryClient = useQueryClient();
-  const preview = useQuery({ ...trpc.runs.rerunPreview.queryOptions({ runId }), staleTime: 0, gcTime: 0 });
+  const [version, setVersion] = useState<VersionChoice>('latest');
+  const [confirming, setConfirming] = useState(false);
+  const preview = useQuery({ ...trpc.runs.rerunPreview.queryOptions({ runId, version }), staleTime: 0, gcTime: 0 });
   const rerun = useMutation(
     trpc.runs.rerun.mutationOptions({
       onSuccess: async () => {
@@ -20,6 +28,16 @@ export function RerunDialog({ runId, seq, onClose }: { runId: string; seq: numbe
       },
     }),
   );
+  const warnings = preview.data?.warnings ?? 0;
+  const uses = preview.data?.version.uses;
+  const choose = (choice: VersionChoice) => {
+    setVersion(choice);
+    setConfirming(false);
+  };
+  const start = () => {
+    if (warnings > 0 && !confirming) setConfirming(true);
+    else rerun.mutate({ runId, version });
+  };
 
   return (
     <Dialog
@@ -29,8 +47,8 @@ export function RerunDialog({ runId, seq, onClose }: { runId: string; seq: numbe
       footer={
         <>
           <button type="button" className="button-secondary" onClick={onClose}>Cancel</button>
-          <button type="button" className="button-primary" disabled={!preview.data || rerun.isPending} onClick={() => rerun.mutate({ runId })}>
-            {rerun.isPending ? 'Starting…' : 'Rerun now'}
+          <button type="button" className={confirming ? 'button-confirm' : 'button-primary'} disabled={!preview.data || rerun.isPending} onClick={start}>
+            {rerun.isPending ? 'Starting…' : confirming ? 'Yes, act again' : preview.data?.version.newerExists && uses !== null ? `Rerun on v${uses}` : 'Rerun now'}
           </button>
         </>
       }
@@ -38,6 +56,12 @@ export function RerunDialog({ runId, seq, onClose }: { runId: string; seq: numbe
       <p className="dialog__intro">
         A rerun continues this run as a new attempt. Steps that finished are skipped, and work that was already done elsewhere is stopped as a duplicate, so nothing happens twice.
       </p>
+      {preview.data && <VersionPicker facts={preview.data.version} value={version} onChange={choose} doing="Rerun" />}
+      {preview.data?.target.switched && (
+        <p className="muted">
+          On another version every step runs again, matched by its id; work whose key is unchanged is stopped as a duplicate, and delays already served are not served again.
+        </p>
+      )}
       {preview.isPending && <p className="muted">Working out what each step will do…</p>}
       {preview.error && <p role="alert" className="error">The preview could not be made: {preview.error.message}</p>}
       {preview.data && (
@@ -46,6 +70,11 @@ export function RerunDialog({ runId, seq, onClose }: { runId: string; seq: numbe
           <CountsLine counts={preview.data.counts} />
           <PreviewSteps preview={preview.data} />
         </>
+      )}
+      {confirming && (
+        <p role="alert" className="rerun-warning" data-testid="rerun.confirm">
+          {warnings === 1 ? 'One step that already acted will act again' : `${warnings} steps that already acted will act again`}, because {warnings === 1 ? 'its key' : 'their keys'} changed in this version. Click “Yes, act again” if that is what you want.
+        </p>
       )}
       {rerun.error && <p role="alert" className="error">{rerun.error.message}</p>}
     </Dialog>

@@ -4,7 +4,7 @@
  * replay, decide an unknown outcome).
  */
 import './runs.css';
-import { skipToken, useMutation, useQuery } from '@tanstack/react-query';
+import { skipToken, useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { isTriggerKind } from '../editor/node-kinds.ts';
 import { attemptSpans, type AttemptSpan } from './attempt-spans.ts';
@@ -12,6 +12,7 @@ import { navigate } from '../lib/router.ts';
 import { trpc } from '../lib/trpc.ts';
 import { CancelRun } from './CancelRun.tsx';
 import { RerunDialog } from './RerunDialog.tsx';
+import { ReplayButtons } from './ReplayButtons.tsx';
 import { ReviewPanel } from './ReviewPanel.tsx';
 import { RunCanvas } from './RunCanvas.tsx';
 import { canRerun, formatDateTime, formatDuration, plural, readableMessage, RUN_STATUS_WORDS, triggerWords } from './run-words.ts';
@@ -159,7 +160,7 @@ interface HeaderProps {
 }
 
 function RunHeader({ data: { run }, counts, numbers, spans, onRerun }: HeaderProps) {
-  const replay = useMutation(trpc.runs.replay.mutationOptions({ onSuccess: ({ runId }) => navigate(`/runs/${runId}`) }));
+  const [replayError, setReplayError] = useState<string | null>(null);
   const flowLink = `/flows/${run.flowId}`;
 
   return (
@@ -185,7 +186,7 @@ function RunHeader({ data: { run }, counts, numbers, spans, onRerun }: HeaderPro
           {counts.repeats > 0 && <span className="run-head__stat is-dedupe">{plural(counts.repeats, 'repeated delivery', 'repeated deliveries')} ignored</span>}
         </p>
         {run.status === 'failed' && run.error && <p className="run-head__error">{readableMessage(run.error)}</p>}
-        {replay.error && <p role="alert" className="error">{replay.error.message}</p>}
+        {replayError && <p role="alert" className="error">{replayError}</p>}
       </div>
       <div className="run-head__actions">
         {run.triggerKind === 'webhook' && (
@@ -193,15 +194,7 @@ function RunHeader({ data: { run }, counts, numbers, spans, onRerun }: HeaderPro
             Inbox
           </a>
         )}
-        <button
-          type="button"
-          className="button-secondary"
-          disabled={replay.isPending}
-          onClick={() => replay.mutate({ runId: run.id })}
-          title="Starts a new run with the same input. Work that was already done is stopped as a duplicate."
-        >
-          {replay.isPending ? 'Starting…' : 'Replay'}
-        </button>
+        <ReplayButtons run={run} onError={setReplayError} />
         <CancelRun run={run} />
         {canRerun(run.status) && (
           <button type="button" className="button-primary" onClick={onRerun} title="Continues this run as a new attempt; you see what each step will do first.">

@@ -161,8 +161,11 @@ export function describeEvent(event: TimelineEntry, context: SentenceContext): S
     }
     case 'run.rerun':
       return {
-        title: 'Rerun',
-        parts: [`${by} started attempt ${event.attempt}${data.bulk === true ? ' together with other runs' : ''}. Steps that already finished are skipped, and work already done is not done again.`],
+        title: rerunTitle(data),
+        parts: [
+          `${by} started attempt ${event.attempt}${data.bulk === true ? ' together with other runs' : ''}. Steps that already finished are skipped, and work already done is not done again.`,
+          ...keyChangeWords(data),
+        ],
         tone: 'info',
         icon: 'repeat',
       };
@@ -255,6 +258,20 @@ function skipReason(data: Record<string, unknown>, decision: string | undefined)
     default:
       return typeof data.reason === 'string' ? `Reason: ${data.reason}.` : 'It did not need to run.';
   }
+}
+
+/** "Rerun on v2 (was v1)" when the rerun moved the run to another version (version-choice.ts). */
+function rerunTitle(data: Record<string, unknown>): string {
+  const version = number(data.version);
+  const from = number(data.fromVersion);
+  if (version === undefined || from === undefined) return 'Rerun';
+  return `Rerun on v${version} (was v${from})`;
+}
+
+/** Why a step acts again on the new version: its rendered key changed. */
+function keyChangeWords(data: Record<string, unknown>): string[] {
+  const changes = Array.isArray(data.keyChanges) ? (data.keyChanges as Record<string, unknown>[]) : [];
+  return changes.map((change) => `“${text(change.label) ?? text(change.nodeId) ?? 'A step'}” acts again: its key changed from ${text(change.from) ?? '?'} to ${text(change.to) ?? '?'}.`);
 }
 
 function capitalize(words: string): string {
