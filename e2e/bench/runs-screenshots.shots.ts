@@ -1,13 +1,14 @@
 /**
  * The README's screenshots of runs: a replay whose timeline shows the duplicates it
- * stopped, the preview before a rerun, and a failed run at phone width. Made from the gallery template against the
+ * stopped, the preview before a rerun (and on a version whose key changed), and a failed
+ * run at phone width. Made from the gallery template against the
  * built-in sandbox, so they show what a new user sees. Writes docs/screenshots/*.png.
  *
  *   npx vite build && PLAYWRIGHT_CHROMIUM_PATH=/usr/bin/chromium \
  *     npx playwright test --config e2e/bench.config.ts runs-screenshots
  */
 import { expect, test } from '../fixtures/index.ts';
-import { configureSandbox, resetSandbox, seedTemplate, sendWebhook, waitForRun } from '../fixtures/api.ts';
+import { configureSandbox, resetSandbox, seedTemplate, sendWebhook, trpcCall, waitForRun } from '../fixtures/api.ts';
 import { RunPage } from '../fixtures/pages/run-page.ts';
 
 const OUT = 'docs/screenshots';
@@ -18,7 +19,7 @@ function order(eventId: string, orderId: string) {
 
 test('screenshots of a timeline with stopped duplicates and of a rerun preview', async ({ page, request }) => {
   await resetSandbox(request);
-  const { hookId } = await seedTemplate(request, 'order-paid-invoice-receipt', 'Order paid → invoice → receipt email');
+  const { flowId, hookId } = await seedTemplate(request, 'order-paid-invoice-receipt', 'Order paid → invoice → receipt email');
   const runPage = new RunPage(page);
 
   // The shop sends order 4417 three times; then someone replays it.
@@ -44,6 +45,20 @@ test('screenshots of a timeline with stopped duplicates and of a rerun preview',
   await expect(runPage.rerunDialog().getByTestId('rerun.preview').locator('[data-action]')).toHaveCount(2);
   await page.mouse.move(0, 0);
   await page.screenshot({ path: `${OUT}/rerun-preview.png` });
+
+  // The invoice's key template is changed in v2: the preview warns that it would act again.
+  await page.keyboard.press('Escape');
+  const flow = await trpcCall<{ draft: { nodes: Array<{ id: string; data: Record<string, unknown> }> } }>(request, 'flows.get', { id: flowId }, 'query');
+  const invoice = flow.draft.nodes.find((node) => node.id === 'invoice')!;
+  invoice.data.key = '{{ trigger.body.order.id }}:inv';
+  await trpcCall(request, 'flows.saveDraft', { id: flowId, document: flow.draft });
+  await trpcCall(request, 'flows.publish', { id: flowId });
+  await runPage.open(failed.runId);
+  await runPage.button('Rerun').click();
+  await expect(runPage.rerunDialog().getByText(/its key changed/i).first()).toBeVisible();
+  await page.mouse.move(0, 0);
+  await page.screenshot({ path: `${OUT}/rerun-changed-key.png` });
+  await page.keyboard.press('Escape');
 
   // The same failed run on a phone, as an operator on call opens it.
   await page.setViewportSize({ width: 390, height: 844 });
