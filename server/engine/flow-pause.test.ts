@@ -140,6 +140,27 @@ for (const kind of testDatabases()) {
       await until('the dropped fire to stay cancelled', async () => (await server.services.runs.get(missed.runId)).run.status === 'cancelled');
     }, 30_000);
 
+    it('a rerun in a paused flow waits as held and is never leased; Resume runs it', async () => {
+      receiver.reset();
+      receiver.behave = (call) => (call.path === '/second' ? { kind: 'status', status: 400 } : { kind: 'ok' });
+      const { id: flowId } = await server.services.flows.import(twoStepFlow(receiver.url));
+      const { body } = await postJson(await hookUrl(server, flowId), { id: 'evt_rerun_paused' });
+      const runId = body.runId as string;
+      await waitForRunStatus(server, runId, ['failed']);
+      receiver.behave = () => ({ kind: 'ok' });
+
+      await server.services.pause.pause(flowId, 'alice');
+      await server.services.runs.rerun(runId, 'bob');
+      const held = await server.services.db.get<{ status: string; lease_owner: string | null; attempt: number }>(
+        `SELECT status, lease_owner, attempt FROM runs WHERE id = ?`, [runId]);
+      expect(held).toMatchObject({ status: 'held', lease_owner: null, attempt: 2 });
+      expect(receiver.effects.get('second:evt_rerun_paused')).toBeUndefined();
+
+      await server.services.pause.resume(flowId, 'alice');
+      await waitForRunStatus(server, runId, ['succeeded']);
+      expect(receiver.effects.get('second:evt_rerun_paused')).toBe(1);
+    }, 30_000);
+
     it('a held run can be cancelled, and Resume then leaves it cancelled', async () => {
       receiver.reset();
       const { id: flowId } = await server.services.flows.import(webhookEffectFlow(receiver.url));

@@ -188,11 +188,15 @@ export async function transitionRun(
   to: RunStatus,
   changes: { attemptIncrement?: boolean; now: number },
 ): Promise<boolean> {
+  // A run sent back to the queue (a rerun, a review decision) of a paused flow waits as
+  // held instead, decided in the same statement as new runs are: it is never leased.
   const changed = await sql.run(
-    `UPDATE runs SET status = ?, lease_owner = NULL, lease_until = NULL, wake_at = NULL, lease_fence = lease_fence + 1,
+    `UPDATE runs SET status = CASE WHEN ? = 'queued' AND EXISTS (SELECT 1 FROM flows WHERE flows.id = runs.flow_id AND flows.paused_at IS NOT NULL)
+         THEN 'held' ELSE ? END,
+       lease_owner = NULL, lease_until = NULL, wake_at = NULL, lease_fence = lease_fence + 1,
        attempt = attempt + ?, error = NULL, finished_at = ?
      WHERE id = ? AND ${isOneOf(sql.dialect, 'status')}`,
-    [to, changes.attemptIncrement ? 1 : 0, to === 'cancelled' ? changes.now : null, id, [...from]],
+    [to, to, changes.attemptIncrement ? 1 : 0, to === 'cancelled' ? changes.now : null, id, [...from]],
   );
   return changed === 1;
 }
