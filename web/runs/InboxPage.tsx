@@ -1,7 +1,7 @@
 /**
  * A flow's webhook inbox at /flows/<flowId>/inbox: every delivery with its event id,
  * when it came, whether it started a run or was a repeat (duplicate ×N) or was refused
- * and why, the run it belongs to, and Replay.
+ * and why, the run it belongs to, and Replay (as it came, or with its body edited).
  */
 import '../editor/editor.css';
 import './runs.css';
@@ -12,6 +12,7 @@ import { useNarrowScreen } from '../lib/useNarrowScreen.ts';
 import { trpc } from '../lib/trpc.ts';
 import { formatWhen, RUN_STATUS_WORDS } from './run-words.ts';
 import type { InboxData, RunStatus } from './run-types.ts';
+import { InboxReplayChanges } from './InboxReplayChanges.tsx';
 import { InboxVersionChoice } from './InboxVersionChoice.tsx';
 import type { VersionChoice } from './VersionChoice.tsx';
 
@@ -94,7 +95,8 @@ export function InboxPage({ flowId }: { flowId: string }) {
                 <div className="card__actions">
                   <a href={`/runs/${row.delivery.runId}`} onClick={go(`/runs/${row.delivery.runId}`)}>Open run</a>
                   <span className={`status-pill status--${row.delivery.runStatus}`}>{RUN_STATUS_WORDS[row.delivery.runStatus as RunStatus] ?? row.delivery.runStatus}</span>
-                  <ReplayButton disabled={replay.isPending} onReplay={() => replay.mutate({ eventId: row.delivery.id, version })} />
+                  <ReplayButton disabled={replay.isPending} onReplay={() => replay.mutate({ eventId: row.delivery.id, version })} />{' '}
+                  <InboxReplayChanges deliveryId={row.delivery.id} runId={row.delivery.runId} eventId={row.delivery.eventId} disabled={replay.isPending} />
                 </div>
               </li>
             ) : (
@@ -139,7 +141,8 @@ export function InboxPage({ flowId }: { flowId: string }) {
                     <span className={`status-pill status--${row.delivery.runStatus}`}>{RUN_STATUS_WORDS[row.delivery.runStatus as RunStatus] ?? row.delivery.runStatus}</span>
                   </td>
                   <td className="actions-cell">
-                    <ReplayButton disabled={replay.isPending} onReplay={() => replay.mutate({ eventId: row.delivery.id, version })} />
+                    <ReplayButton disabled={replay.isPending} onReplay={() => replay.mutate({ eventId: row.delivery.id, version })} />{' '}
+                    <InboxReplayChanges deliveryId={row.delivery.id} runId={row.delivery.runId} eventId={row.delivery.eventId} disabled={replay.isPending} />
                   </td>
                 </tr>
               ) : (
