@@ -195,11 +195,11 @@ test('the inbox replays a delivery on the latest version, or on the version its 
   };
   await inbox.open(flowId);
   await expect(page.getByRole('radio', { name: 'The latest, v2' })).toBeChecked();
-  await inbox.rows().first().getByRole('button', { name: 'Replay' }).click();
+  await inbox.rows().first().getByRole('button', { name: 'Replay', exact: true }).click();
   expect(await versionOf()).toBe(2);
 
   await inbox.open(flowId);
   await page.getByRole('radio', { name: 'The version each delivery’s run used' }).check();
-  await inbox.rows().first().getByRole('button', { name: 'Replay' }).click();
+  await inbox.rows().first().getByRole('button', { name: 'Replay', exact: true }).click();
   expect(await versionOf()).toBe(1);
 });

@@ -39,7 +39,7 @@ test('the same event sent three times makes one run; the inbox says duplicate ×
 
   // Replay from the inbox: a new run whose side effects are stopped as duplicates.
   await inbox.open(flowId);
-  await inbox.rows().first().getByRole('button', { name: 'Replay' }).click();
+  await inbox.rows().first().getByRole('button', { name: 'Replay', exact: true }).click();
   await expect(page).toHaveURL(/\/runs\/run_/);
   await expect(page).not.toHaveURL(new RegExp(first.runId));
   await runPage.waitForStatus('succeeded');

@@ -187,7 +187,7 @@ test('the inbox is cards on a phone, and a delivery is replayed from it', async 
   await expectNoSidewaysScroll(page);
   await expectNamesContainVisibleText(page);
 
-  await inbox.rows().first().getByRole('button', { name: 'Replay' }).tap();
+  await inbox.rows().first().getByRole('button', { name: 'Replay', exact: true }).tap();
   await expect(page).toHaveURL(/\/runs\/run_/);
   await expect(page).not.toHaveURL(new RegExp(first.runId));
   await expect(page.getByTestId('run.status')).toHaveAttribute('data-status', 'succeeded', { timeout: 20_000 });

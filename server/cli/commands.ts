@@ -134,9 +134,9 @@ export const COMMANDS: Command[] = [
     name: 'events',
     help: [
       ['events list <flowId> [--json]', 'the webhook inbox: deliveries, repeats, refusals'],
-      ['events replay <eventId>', 'run a delivery again as a replay'],
+      ['events replay <deliveryId> [--version latest|original] [--input JSON|@file|-] [--wait] [--json]', 'run a delivery again as a replay (or with the body given); work already done stops as a duplicate'],
     ],
-    run: ({ positionals, json }) => eventsCommand(createClient(), positionals, json),
+    run: ({ positionals, option, wait, json }) => eventsCommand(createClient(), positionals, { json, wait, version: option('version'), input: option('input') }),
   },
   {
     name: 'secrets',

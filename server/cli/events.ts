@@ -1,8 +1,10 @@
-/** `onceflow events list <flowId>` and `onceflow events replay <eventId>`: the webhook inbox. */
+/** `onceflow events list <flowId>` and `onceflow events replay <deliveryId>` (optionally on another version or with an edited input): the webhook inbox. */
 import { UserError } from '../engine/errors.ts';
 import { serverUrl, type Client } from './client.ts';
+import { replayThrough } from './runs.ts';
 
-export async function eventsCommand(client: Client, args: string[], json: boolean): Promise<number> {
+export async function eventsCommand(client: Client, args: string[], options: { json: boolean; wait: boolean; version?: string; input?: string }): Promise<number> {
+  const { json } = options;
   const [action, id] = args;
   if (action === 'list' && id) {
     const inbox = await client.events.list.query({ flowId: id });
@@ -21,9 +23,7 @@ export async function eventsCommand(client: Client, args: string[], json: boolea
     return 0;
   }
   if (action === 'replay' && id) {
-    const { runId } = await client.events.replay.mutate({ eventId: id });
-    console.log(json ? JSON.stringify({ runId }) : `Replayed as run ${runId}.`);
-    return 0;
+    return replayThrough(client, (request) => client.events.replay.mutate({ eventId: id, ...request }), options);
   }
-  throw new UserError('Use `onceflow events list <flowId>` or `onceflow events replay <eventId>`.');
+  throw new UserError('Use `onceflow events list <flowId>` or `onceflow events replay <deliveryId> [--version latest|original] [--input JSON|@file|-] [--wait]`.');
 }

@@ -144,10 +144,22 @@ export async function readReplayInput(text: string | undefined, stdin: AsyncIter
   return parseInput(Buffer.concat(chunks).toString('utf8'));
 }
 
-export async function replayCommand(client: Client, runId: string, options: { wait: boolean; json: boolean; version?: string; input?: string }): Promise<number> {
+type ReplayOptions = { wait: boolean; json: boolean; version?: string; input?: string };
+type ReplayResult = Awaited<ReturnType<Client['runs']['replay']['mutate']>>;
+
+export function replayCommand(client: Client, runId: string, options: ReplayOptions): Promise<number> {
+  return replayThrough(client, (request) => client.runs.replay.mutate({ runId, ...request }), options);
+}
+
+/** Shared by `replay <runId>` and `events replay <deliveryId>`: parse --version/--input, send, report or --wait. */
+export async function replayThrough(
+  client: Client,
+  send: (request: { version?: 'latest' | 'original'; input?: unknown }) => Promise<ReplayResult>,
+  options: ReplayOptions,
+): Promise<number> {
   const version = parseVersionChoice(options.version);
   const input = await readReplayInput(options.input);
-  const result = await client.runs.replay.mutate({ runId, version, ...(input === undefined ? {} : { input }) });
+  const result = await send({ version, ...(input === undefined ? {} : { input }) });
   if (!options.wait) {
     console.log(options.json ? JSON.stringify(result) : `Replayed as run ${result.runId}${versionWords(result)}.`);
     return 0;

@@ -1,7 +1,7 @@
 /**
  * A flow's webhook inbox at /flows/<flowId>/inbox: every delivery with its event id,
  * when it came, whether it started a run or was a repeat (duplicate ×N) or was refused
- * and why, the run it belongs to, and Replay.
+ * and why, the run it belongs to, and Replay (as it came, or with its body edited).
  */
 import '../editor/editor.css';
 import './runs.css';
@@ -12,6 +12,7 @@ import { useNarrowScreen } from '../lib/useNarrowScreen.ts';
 import { trpc } from '../lib/trpc.ts';
 import { formatWhen, RUN_STATUS_WORDS } from './run-words.ts';
 import type { InboxData, RunStatus } from './run-types.ts';
+import { InboxReplayChanges, ReplayChangesButton, type EditedDelivery } from './InboxReplayChanges.tsx';
 import { InboxVersionChoice } from './InboxVersionChoice.tsx';
 import type { VersionChoice } from './VersionChoice.tsx';
 
@@ -24,6 +25,7 @@ export function InboxPage({ flowId }: { flowId: string }) {
   const inbox = useQuery({ ...trpc.events.list.queryOptions({ flowId }), refetchInterval: 2000, placeholderData: keepPreviousData });
   const replay = useMutation(trpc.events.replay.mutationOptions({ onSuccess: ({ runId }) => navigate(`/runs/${runId}`) }));
   const [version, setVersion] = useState<VersionChoice>('latest');
+  const [editing, setEditing] = useState<EditedDelivery | null>(null);
 
   const rows = useMemo<Row[]>(() => {
     if (!inbox.data) return [];
@@ -69,6 +71,7 @@ export function InboxPage({ flowId }: { flowId: string }) {
       {(inbox.error || flow.error) && <p role="alert" className="error">The inbox could not be loaded: {(inbox.error ?? flow.error)?.message}</p>}
       <InboxVersionChoice flowId={flowId} value={version} onChange={setVersion} />
       {replay.error && <p role="alert" className="error">{replay.error.message}</p>}
+      {editing && <InboxReplayChanges delivery={editing} onClose={() => setEditing(null)} />}
       {inbox.isPending && <p className="muted">Loading deliveries…</p>}
       {inbox.data && rows.length === 0 && (
         <p className="empty-card">
@@ -94,7 +97,8 @@ export function InboxPage({ flowId }: { flowId: string }) {
                 <div className="card__actions">
                   <a href={`/runs/${row.delivery.runId}`} onClick={go(`/runs/${row.delivery.runId}`)}>Open run</a>
                   <span className={`status-pill status--${row.delivery.runStatus}`}>{RUN_STATUS_WORDS[row.delivery.runStatus as RunStatus] ?? row.delivery.runStatus}</span>
-                  <ReplayButton disabled={replay.isPending} onReplay={() => replay.mutate({ eventId: row.delivery.id, version })} />
+                  <ReplayButton disabled={replay.isPending} onReplay={() => replay.mutate({ eventId: row.delivery.id, version })} />{' '}
+                  <ReplayChangesButton disabled={replay.isPending} onOpen={() => setEditing(row.delivery)} />
                 </div>
               </li>
             ) : (
@@ -139,7 +143,8 @@ export function InboxPage({ flowId }: { flowId: string }) {
                     <span className={`status-pill status--${row.delivery.runStatus}`}>{RUN_STATUS_WORDS[row.delivery.runStatus as RunStatus] ?? row.delivery.runStatus}</span>
                   </td>
                   <td className="actions-cell">
-                    <ReplayButton disabled={replay.isPending} onReplay={() => replay.mutate({ eventId: row.delivery.id, version })} />
+                    <ReplayButton disabled={replay.isPending} onReplay={() => replay.mutate({ eventId: row.delivery.id, version })} />{' '}
+                    <ReplayChangesButton disabled={replay.isPending} onOpen={() => setEditing(row.delivery)} />
                   </td>
                 </tr>
               ) : (

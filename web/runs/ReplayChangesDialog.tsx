@@ -25,7 +25,8 @@ export function triggerBody(run: Pick<ReplayRun, 'input' | 'triggerKind'>): unkn
   return run.triggerKind === 'webhook' && typeof input === 'object' && input !== null && 'body' in input ? input.body : run.input;
 }
 
-export function ReplayChangesDialog({ run, onClose }: { run: ReplayRun; onClose(): void }) {
+/** `deliveryId`: opened from the Inbox, so the replay is sent as that delivery's (the preview is the same: its run). */
+export function ReplayChangesDialog({ run, deliveryId, title, onClose }: { run: ReplayRun; deliveryId?: string; title?: string; onClose(): void }) {
   const fieldId = useId();
   const [text, setText] = useState(() => JSON.stringify(triggerBody(run) ?? {}, null, 2));
   const [version, setVersion] = useState<VersionChoice>('latest');
@@ -38,11 +39,15 @@ export function ReplayChangesDialog({ run, onClose }: { run: ReplayRun; onClose(
     staleTime: 0,
     gcTime: 0,
   });
-  const replay = useMutation(trpc.runs.replay.mutationOptions({ onSuccess: ({ runId }) => { onClose(); navigate(`/runs/${runId}`); } }));
+  const opened = ({ runId }: { runId: string }) => { onClose(); navigate(`/runs/${runId}`); };
+  const runReplay = useMutation(trpc.runs.replay.mutationOptions({ onSuccess: opened }));
+  const deliveryReplay = useMutation(trpc.events.replay.mutationOptions({ onSuccess: opened }));
+  const replay = deliveryId ? deliveryReplay : runReplay;
+  const send = (input: unknown) => (deliveryId ? deliveryReplay.mutate({ eventId: deliveryId, version, input }) : runReplay.mutate({ runId: run.id, version, input }));
 
   return (
     <Dialog
-      title={`Replay run #${run.seq} with changes`}
+      title={title ?? `Replay run #${run.seq} with changes`}
       onClose={onClose}
       testId="replay-changes.dialog"
       footer={
@@ -52,7 +57,7 @@ export function ReplayChangesDialog({ run, onClose }: { run: ReplayRun; onClose(
             type="button"
             className="button-primary"
             disabled={Boolean(mistake) || replay.isPending}
-            onClick={() => replay.mutate({ runId: run.id, version, input: JSON.parse(text) as unknown })}
+            onClick={() => send(JSON.parse(text) as unknown)}
           >
             {replay.isPending ? 'Starting…' : 'Replay with this input'}
           </button>
