@@ -134,6 +134,8 @@ for (const kind of testDatabases()) {
       expect(calls('/broken', 'B-1')).toBe(2);
       expect(calls('/invoice', 'B-1')).toBe(1);
       expect((await engine.services.runs.view(run.id)).run.version).toBe(1);
+      const rerun = (await engine.services.runs.get(run.id)).timeline.find((event) => event.type === 'run.rerun');
+      expect(rerun?.data).toMatchObject({ version: 1, latestVersion: 2 });
     });
 
     it('warns about a key that changed between versions, and the step acts once more', async () => {

@@ -27,6 +27,8 @@ export function versionEventData(target: VersionTarget, preview?: RerunPreview) 
   return {
     version: target.version,
     ...(target.switched ? { fromVersion: target.fromVersion, versionId: target.versionId, fromVersionId: target.fromVersionId } : {}),
+    // Kept on purpose although a newer one exists: the timeline says so, as it says a move.
+    ...(!target.switched && target.newerExists ? { latestVersion: target.latestVersion } : {}),
     ...(keyChanges.length ? { keyChanges } : {}),
   };
 }

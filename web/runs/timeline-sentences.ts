@@ -264,6 +264,8 @@ function skipReason(data: Record<string, unknown>, decision: string | undefined)
 function rerunTitle(data: Record<string, unknown>): string {
   const version = number(data.version);
   const from = number(data.fromVersion);
+  const latest = number(data.latestVersion);
+  if (version !== undefined && latest !== undefined && from === undefined) return `Rerun on v${version}, the version it ran (v${latest} is newer)`;
   if (version === undefined || from === undefined) return 'Rerun';
   return `Rerun on v${version} (was v${from})`;
 }

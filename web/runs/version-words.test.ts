@@ -14,6 +14,10 @@ describe('a rerun on another version', () => {
     expect(describeEvent(rerun({}), context).title).toBe('Rerun');
   });
 
+  it('says when the version it ran was kept although a newer one exists', () => {
+    expect(describeEvent(rerun({ version: 1, latestVersion: 2 }), context).title).toBe('Rerun on v1, the version it ran (v2 is newer)');
+  });
+
   it('says which step acts again because its key changed', () => {
     const words = sentenceText(describeEvent(rerun({ version: 2, fromVersion: 1, keyChanges: [{ nodeId: 'invoice', label: 'Create invoice', from: '4417:invoice', to: '4417:inv' }] }), context));
     expect(words).toContain('“Create invoice” acts again: its key changed from 4417:invoice to 4417:inv.');
