@@ -157,6 +157,12 @@ export function flowService(store: FlowStore, clock: () => number = Date.now, ru
       return JSON.parse(match.document) as FlowDocument;
     },
 
+    async versionDocument(versionId: string): Promise<FlowDocument> {
+      const version = await store.version(versionId);
+      if (!version) throw new NotFoundError(`There is no flow version with id ${versionId}; its flow may have been deleted.`);
+      return JSON.parse(version.document) as FlowDocument;
+    },
+
     async previewKey(id: string, nodeId: string, template?: string, document?: unknown) {
       const flow = document === undefined ? (JSON.parse((await requireFlow(id)).draft) as FlowDocument) : parseDraft(document).flow;
       return previewKey(flow, nodeId, template);
