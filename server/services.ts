@@ -12,6 +12,7 @@ import type { FlowDocument } from './engine/flow/document.ts';
 import { createNetworkPolicy } from './engine/network-policy.ts';
 import { runService, type RunService } from './engine/run-service.ts';
 import { testRunService, type TestRunService } from './engine/test-mode/test-runs.ts';
+import { proofService, type ProofService } from './engine/test-mode/proof-service.ts';
 import { DEFAULT_ENGINE_CONFIG, type EngineConfig } from './engine/step-runtime.ts';
 import { systemClock, type Clock } from './engine/types.ts';
 import { createWorker, RUNS_CHANNEL, type Worker } from './engine/worker.ts';
@@ -43,6 +44,7 @@ export interface Services {
   flows: FlowService;
   runs: RunService;
   tests: TestRunService;
+  proofs: ProofService;
   inbox: InboxService;
   /** Pausing and resuming flows (engine/flow-pause.ts). */
   pause: FlowPauseService;
@@ -129,6 +131,7 @@ export async function createServices(env: Env, givenLog?: Logger): Promise<Servi
     flows,
     runs,
     tests: testRunService({ db, flows, runs }),
+    proofs: proofService({ db, flows, store, runs, clock, log }),
     inbox: inboxService({ db, flows: store, runs }),
     pause: flowPauseService({ db, clock, onQueued: nudge }),
     secrets,

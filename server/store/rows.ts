@@ -6,7 +6,7 @@
  */
 import type { Row } from './db.ts';
 import type {
-  CheckpointRow, ClaimRow, FlowRow, FlowVersionRow, RunRow, SecretRow, StandInEffect, StoredTriggerRow, TimelineEvent,
+  CheckpointRow, ClaimRow, FlowRow, FlowVersionRow, ProofRow, RunRow, SecretRow, StandInEffect, StoredTriggerRow, TimelineEvent,
 } from './types.ts';
 
 export const parseJson = (text: unknown): unknown => (typeof text === 'string' ? JSON.parse(text) : (text ?? null));
@@ -263,6 +263,22 @@ export function toStandInEffect(row: Row): StandInEffect {
   };
 }
 
+export const PROOF_COLUMNS = 'id, flow_id, version_id, fingerprint, status, report, created_at, finished_at, created_by';
+
+export function toProof(row: Row): ProofRow {
+  return {
+    id: row.id as string,
+    flowId: row.flow_id as string,
+    versionId: row.version_id as string,
+    fingerprint: row.fingerprint as string,
+    status: row.status as ProofRow['status'],
+    report: parseJson(row.report),
+    createdAt: Number(row.created_at),
+    finishedAt: numberOrNull(row.finished_at),
+    createdBy: row.created_by as string,
+  };
+}
+
 /** One mapper per table, for the test that holds them to the schema. */
 export const ROW_MAPPERS: readonly RowMapper[] = [
   { table: 'runs', columns: RUN_COLUMNS, json: ['input'], unread: [], read: toRun },
@@ -277,5 +293,6 @@ export const ROW_MAPPERS: readonly RowMapper[] = [
   { table: 'entity_states', columns: ENTITY_STATE_COLUMNS, json: [], unread: [], read: toEntityState },
   { table: 'secrets', columns: SECRET_COLUMNS, json: [], unread: [], read: toSecret },
   { table: 'workers', columns: WORKER_COLUMNS, json: [], unread: [], read: toWorker },
+  { table: 'proofs', columns: PROOF_COLUMNS, json: ['report'], unread: [], read: toProof },
   { table: 'stand_in_effects', columns: STAND_IN_EFFECT_COLUMNS, json: ['request', 'response'], unread: [], read: toStandInEffect },
 ];

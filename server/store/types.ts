@@ -165,3 +165,16 @@ export interface StandInEffect {
   response: unknown;
   createdAt: number;
 }
+
+/** A proof of a flow's draft (proofs.ts); its report is the engine's, kept as JSON. */
+export interface ProofRow {
+  id: string;
+  flowId: string;
+  versionId: string;
+  fingerprint: string;
+  status: 'running' | 'passed' | 'failed';
+  report: unknown;
+  createdAt: number;
+  finishedAt: number | null;
+  createdBy: string;
+}
