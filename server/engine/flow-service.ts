@@ -63,13 +63,17 @@ export function flowService(store: FlowStore, clock: () => number = Date.now, ru
   return {
     /**
      * The draft as it is now, kept for test runs: never live, so testing never publishes.
-     * Refused, like a publish, while the draft has problems to fix.
+     * Refused, like a publish, while the draft has problems to fix — except problems of
+     * keys: a test (and a proof) is how a person sees what a weak key would do.
      */
     async snapshotDraftForTest(id: string, by = 'admin') {
       const row = await requireFlow(id);
-      const result = validateFlow(JSON.parse(row.draft) as FlowDocument);
-      if (!result.ok || !result.flow) throw new InvalidFlowError(result.problems, 'This flow cannot be tested yet');
-      return store.snapshotForTest({ id: newId('ver'), flowId: id, document: JSON.stringify(result.flow), createdAt: clock(), createdBy: by });
+      const draft: unknown = JSON.parse(row.draft);
+      const result = validateFlow(draft);
+      const blocking = result.problems.filter((problem) => problem.severity === 'error' && problem.field !== 'key');
+      const parsed = result.flow ?? (blocking.length === 0 ? flowDocumentSchema.safeParse(draft).data : undefined);
+      if (!parsed) throw new InvalidFlowError(blocking.length > 0 ? blocking : result.problems, 'This flow cannot be tested yet');
+      return store.snapshotForTest({ id: newId('ver'), flowId: id, document: JSON.stringify(parsed), createdAt: clock(), createdBy: by });
     },
 
     /** Flows with today's runs and failures and the duplicates stopped in the last 7 days. */
