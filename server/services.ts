@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs';
 import type { Logger } from 'pino';
 import { createCrashPoints } from './engine/crash-points.ts';
 import { flowService, type FlowService } from './engine/flow-service.ts';
+import { summariseKeyChanges } from './engine/publish-guard.ts';
 import { PlanCache } from './engine/flow-plan.ts';
 import type { FlowDocument } from './engine/flow/document.ts';
 import { createNetworkPolicy } from './engine/network-policy.ts';
@@ -123,7 +124,12 @@ export async function createServices(env: Env, givenLog?: Logger): Promise<Servi
     log,
     clock,
     plans,
-    flows: flowService(store, clock.now, (dayStart, weekStart) => flowRunStats(db, dayStart, weekStart)),
+    flows: flowService(
+      store,
+      clock.now,
+      (dayStart, weekStart) => flowRunStats(db, dayStart, weekStart),
+      (flowId, live, draft) => summariseKeyChanges(db, flowId, live, draft),
+    ),
     runs,
     inbox: inboxService({ db, flows: store, runs }),
     pause: flowPauseService({ db, clock, onQueued: nudge }),
