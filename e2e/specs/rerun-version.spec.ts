@@ -101,6 +101,9 @@ test('a key changed between versions: the preview warns, a second click confirms
   await editor.keyField().fill('{{ trigger.body.order.id }}:inv');
   await editor.waitSaved();
   await editor.publish();
+  // Publish first says what the new key means for past events, then needs a confirmation.
+  await expect(editor.keyChangesDialog()).toContainText('1 past event would get a new key');
+  await editor.confirmKeyChanges();
   await expect(editor.notice()).toContainText('Published version 2');
 
   await runPage.open(runId);
