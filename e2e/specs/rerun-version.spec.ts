@@ -167,7 +167,8 @@ test('rerun all failed runs on the fixed version: the choice of version, a warni
   const invoice = fixed.nodes.find((node) => node.id === 'invoice') as { data: { key: string } };
   invoice.data.key = '{{ trigger.body.order.id }}:inv';
   await trpcCall(request, 'flows.saveDraft', { id: flowId, document: fixed });
-  await trpcCall(request, 'flows.publish', { id: flowId });
+  // The key change is deliberate, so the publish confirms it.
+  await trpcCall(request, 'flows.publish', { id: flowId, confirmKeyChanges: true });
 
   await page.goto(`/runs?flow=${flowId}`);
   await page.getByLabel('Status').selectOption('failed');
