@@ -2,7 +2,8 @@
  * The recent events of a flow, for the publish guard: what came in (webhook deliveries,
  * schedule fires, runs started by hand), newest first and bounded, with the outputs of
  * the steps named, so keys built from step outputs can be rendered as they were.
- * Replays are left out: they repeat an event already counted.
+ * Replays are left out: they repeat an event already counted; so are test runs, whose keys
+ * live in a test scope and never meet a live one.
  */
 import { isOneOf } from './batch.ts';
 import type { Sql } from './db.ts';
@@ -11,7 +12,7 @@ import type { CheckpointRow, RunRow } from './types.ts';
 
 export async function recentFlowEvents(sql: Sql, flowId: string, limit: number): Promise<RunRow[]> {
   const rows = await sql.all(
-    `SELECT ${RUN_COLUMNS} FROM runs WHERE flow_id = ? AND replay_of IS NULL ORDER BY seq DESC LIMIT ?`,
+    `SELECT ${RUN_COLUMNS} FROM runs WHERE flow_id = ? AND replay_of IS NULL AND test_scope IS NULL ORDER BY seq DESC LIMIT ?`,
     [flowId, limit],
   );
   return rows.map(toRun);
