@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs';
 import type { Logger } from 'pino';
 import { createCrashPoints } from './engine/crash-points.ts';
 import { flowService, type FlowService } from './engine/flow-service.ts';
+import { summariseKeyChanges } from './engine/publish-guard.ts';
 import { PlanCache } from './engine/flow-plan.ts';
 import type { FlowDocument } from './engine/flow/document.ts';
 import { createNetworkPolicy } from './engine/network-policy.ts';
@@ -105,7 +106,12 @@ export async function createServices(env: Env, givenLog?: Logger): Promise<Servi
   // The masker learns every stored value before anything is written.
   await loadSecrets().catch((error: unknown) => log.warn({ err: error }, 'stored secrets cannot be read, so they cannot be masked yet'));
   const runs = runService({ db, flows: store, plans, clock, onQueued: nudge });
-  const flows = flowService(store, clock.now, (dayStart, weekStart) => flowRunStats(db, dayStart, weekStart));
+  const flows = flowService(
+    store,
+    clock.now,
+    (dayStart, weekStart) => flowRunStats(db, dayStart, weekStart),
+    (flowId, live, draft) => summariseKeyChanges(db, flowId, live, draft),
+  );
   // The proof's probe opens this same database and secrets in a process of its own.
   const probe = probeLauncher({
     DATABASE_URL: env.databaseUrl, ONCEFLOW_DATA_DIR: env.dataDir, ONCEFLOW_SECRET_KEY: env.ONCEFLOW_SECRET_KEY, HOST: env.HOST,
