@@ -85,7 +85,7 @@ for (const kind of testDatabases()) {
       expect(await server.services.tests.realServices(flowId)).toEqual([{ nodeId: 'effect', label: 'effect', target: `POST ${receiver.url}/effects` }]);
       const test = await server.services.tests.start({ flowId, input: { id: 'real' }, targets: 'real-services' });
       await waitForRunStatus(server, test.runId, ['succeeded']);
-      expect(receiver.calls.map((call) => call.key)).toEqual(['test:editor:real:effect']);
+      expect(receiver.calls.map((call) => call.key)).toEqual(['test:editor-real:real:effect']);
       expect(await effectsOf(test.runId)).toHaveLength(0);
     });
 
