@@ -126,6 +126,19 @@ for (const kind of testDatabases()) {
       expect(liveStep?.data).toMatchObject({ output: { applied: true, to: 'paid' } });
     });
 
+    it('the stand-ins serve tests on a server whose public sandbox is off', async () => {
+      const closed = await startApp(database.url, { ONCEFLOW_SANDBOX: 'false' });
+      try {
+        expect(closed.services.sandbox).toBeUndefined();
+        const { id: flowId } = await closed.services.flows.import({ ...webhookEffectFlow(receiver.url), name: 'sandbox off' });
+        const test = await closed.services.tests.start({ flowId, input: { id: 'closed' } });
+        expect(await waitForRunStatus(closed, test.runId)).toMatchObject({ status: 'succeeded' });
+        expect(await closed.services.tests.standInEffects([test.runId])).toEqual([expect.objectContaining({ receiver: 'payments', nodeId: 'effect' })]);
+      } finally {
+        await closed.stop();
+      }
+    });
+
     it('a live step may not claim under a scope kept for tests', async () => {
       const { id: flowId } = await server.services.flows.import({ ...webhookEffectFlow(receiver.url), name: 'reserved scope' });
       const flow = await server.services.flows.get(flowId);
