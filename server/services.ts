@@ -11,6 +11,7 @@ import { PlanCache } from './engine/flow-plan.ts';
 import type { FlowDocument } from './engine/flow/document.ts';
 import { createNetworkPolicy } from './engine/network-policy.ts';
 import { runService, type RunService } from './engine/run-service.ts';
+import { stepTryService, type StepTryService } from './engine/step-try.ts';
 import { DEFAULT_ENGINE_CONFIG, type EngineConfig } from './engine/step-runtime.ts';
 import { systemClock, type Clock } from './engine/types.ts';
 import { createWorker, RUNS_CHANNEL, type Worker } from './engine/worker.ts';
@@ -45,6 +46,8 @@ export interface Services {
   /** Pausing and resuming flows (engine/flow-pause.ts). */
   pause: FlowPauseService;
   secrets: SecretService;
+  /** Try this step: a step of the draft rendered against a sample, without a run (engine/step-try.ts). */
+  stepTry: StepTryService;
   /** Where this server answers, once it listens (templates point their sandbox calls here). */
   publicUrl?: string;
   /** Built-in stand-in receivers; on by default on loopback, else only with ONCEFLOW_SANDBOX=1. */
@@ -128,6 +131,7 @@ export async function createServices(env: Env, givenLog?: Logger): Promise<Servi
     inbox: inboxService({ db, flows: store, runs }),
     pause: flowPauseService({ db, clock, onQueued: nudge }),
     secrets,
+    stepTry: stepTryService({ db, flows: store, secrets: loadSecrets, clock }),
     sandbox,
     webhooks: webhookIntake({ db, clock, triggers: triggerDirectory(db, plans, clock.now), secrets: loadSecrets, onQueued: nudge }),
     createWorker: makeWorker,
