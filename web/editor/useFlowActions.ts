@@ -1,6 +1,6 @@
 /**
- * The toolbar's actions on the whole flow: publish a version, run it with the sample
- * input, export it. Each first saves what is on the canvas, so the action always sees
+ * The toolbar's actions on the whole flow: publish a version, run it with the chosen
+ * sample (chosen-sample.ts), export it. Each first saves what is on the canvas, so the action always sees
  * the flow as the person sees it.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -11,8 +11,8 @@ import { downloadDocument } from './download.ts';
 import { problemsOf } from './problem-details.ts';
 import { draftDiffersFromLive } from './live-status.ts';
 import { placeOf, sampleMistakeOf } from './sample-draft.ts';
+import { chosenSampleNow } from './chosen-sample.ts';
 import { startRun } from './start-run.ts';
-import { useEditorStore } from './useEditorStore.ts';
 import type { FlowProblem } from './useStepProblems.ts';
 
 export type Busy = 'publish' | 'run' | 'export' | null;
@@ -101,7 +101,7 @@ export function useFlowActions(flowId: string, flush: () => Promise<void>, onSam
           changed = draftDiffersFromLive(draft, published);
         }
         if (changed) await publishNow();
-        const { runId } = await startRun(flowId, useEditorStore.getState().meta.sampleInput);
+        const { runId } = await startRun(flowId, chosenSampleNow().input);
         navigate(`/runs/${encodeURIComponent(runId)}`);
       },
       'The flow could not be run',
