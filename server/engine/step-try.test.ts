@@ -126,9 +126,8 @@ for (const kind of testDatabases()) {
 
     it('tries the document on the canvas when one is given, and lists the samples when a name is unknown', async () => {
       const draft = flow(receiver.url);
-      const invoice = draft.nodes.find((node) => node.id === 'invoice')!;
-      invoice.data = { ...invoice.data, key: 'inv-{{ trigger.body.order.id }}' };
-      expect((await tryStep('invoice', undefined, draft)).key?.key).toBe('inv-4417');
+      const nodes = draft.nodes.map((node) => (node.id === 'invoice' ? { ...node, data: { ...node.data, key: 'inv-{{ trigger.body.order.id }}' } } : node));
+      expect((await tryStep('invoice', undefined, { ...draft, nodes })).key?.key).toBe('inv-4417');
       await expect(tryStep('invoice', 'refund')).rejects.toThrow('This flow has no sample called "refund". Its samples are: "Sample input", "small order", "no order".');
       await expect(tryStep('ghost')).rejects.toThrow('There is no step "ghost" in this flow');
     });
