@@ -12,6 +12,8 @@ import type { FlowDocument } from './engine/flow/document.ts';
 import { createNetworkPolicy } from './engine/network-policy.ts';
 import { runService, type RunService } from './engine/run-service.ts';
 import { stepTryService, type StepTryService } from './engine/step-try.ts';
+import { testRunService, type TestRunService } from './engine/test-mode/test-runs.ts';
+import { proofService, type ProofService } from './engine/test-mode/proof-service.ts';
 import { DEFAULT_ENGINE_CONFIG, type EngineConfig } from './engine/step-runtime.ts';
 import { systemClock, type Clock } from './engine/types.ts';
 import { createWorker, RUNS_CHANNEL, type Worker } from './engine/worker.ts';
@@ -42,6 +44,8 @@ export interface Services {
   clock: Clock;
   flows: FlowService;
   runs: RunService;
+  tests: TestRunService;
+  proofs: ProofService;
   inbox: InboxService;
   /** Pausing and resuming flows (engine/flow-pause.ts). */
   pause: FlowPauseService;
@@ -103,6 +107,7 @@ export async function createServices(env: Env, givenLog?: Logger): Promise<Servi
   // The masker learns every stored value before anything is written.
   await loadSecrets().catch((error: unknown) => log.warn({ err: error }, 'stored secrets cannot be read, so they cannot be masked yet'));
   const runs = runService({ db, flows: store, plans, clock, onQueued: nudge });
+  const flows = flowService(store, clock.now, (dayStart, weekStart) => flowRunStats(db, dayStart, weekStart));
   const stepServices = {
     network,
     mask: (text: string) => masker.text(text),
@@ -126,8 +131,10 @@ export async function createServices(env: Env, givenLog?: Logger): Promise<Servi
     log,
     clock,
     plans,
-    flows: flowService(store, clock.now, (dayStart, weekStart) => flowRunStats(db, dayStart, weekStart)),
+    flows,
     runs,
+    tests: testRunService({ db, flows, runs }),
+    proofs: proofService({ db, flows, store, runs, clock, log }),
     inbox: inboxService({ db, flows: store, runs }),
     pause: flowPauseService({ db, clock, onQueued: nudge }),
     secrets,

@@ -23,13 +23,19 @@ async function seedKeyedFlow(page: Page, name: string, samples?: unknown) {
   const secret = `SAMPLES_${Date.now()}`;
   await trpcCall(page.request, 'secretAdmin.save', { name: secret, value: SECRET_VALUE });
   const document = orderFlowDocument(name);
-  const invoice = document.nodes[1]!;
-  invoice.data = {
-    ...invoice.data,
-    receiverKeyHeader: 'Idempotency-Key',
-    request: { method: 'POST', url: 'http://127.0.0.1:9/invoices', headers: { authorization: `Bearer {{ secrets.${secret} }}` }, body: '{"order": "{{ trigger.body.order.id }}"}' },
-  } as typeof invoice.data;
-  const flowId = await seedFlow(page.request, { ...document, ...(samples ? { samples } : {}) });
+  const nodes = document.nodes.map((node) =>
+    node.id !== 'invoice'
+      ? node
+      : {
+          ...node,
+          data: {
+            ...node.data,
+            receiverKeyHeader: 'Idempotency-Key',
+            request: { method: 'POST', url: 'http://127.0.0.1:9/invoices', headers: { authorization: `Bearer {{ secrets.${secret} }}` }, body: '{"order": "{{ trigger.body.order.id }}"}' },
+          },
+        },
+  );
+  const flowId = await seedFlow(page.request, { ...document, nodes, ...(samples ? { samples } : {}) });
   return {
     flowId,
     cleanUp: async () => {

@@ -25,6 +25,7 @@ interface Invocation {
   json: boolean;
   wait: boolean;
   option(name: 'version' | 'input' | 'status' | 'flow'): string | undefined;
+  flag(name: 'test' | 'real-services' | 'tests'): boolean;
 }
 
 interface Command {
@@ -94,19 +95,24 @@ export const COMMANDS: Command[] = [
   },
   {
     name: 'run',
-    help: [['run <flowId> [--input JSON|@file] [--wait] [--json]', 'start a run; --wait exits 0 succeeded, 2 failed, 3 needs review, 4 cancelled']],
-    run: ({ positionals, option, wait, json }) =>
-      startRun(createClient(), need(positionals[0], 'onceflow run <flowId> [--input JSON|@file] [--wait]'), parseInput(option('input')), { wait, json }),
+    help: [
+      ['run <flowId> [--input JSON|@file] [--wait] [--json]', 'start a run; --wait exits 0 succeeded, 2 failed, 3 needs review, 4 cancelled'],
+      ['run <flowId> --test [--real-services] [--input …] [--wait]', 'test the draft: keys apart from live ones, side effects to the stand-ins (or, with --real-services, to the real ones)'],
+    ],
+    run: ({ positionals, option, flag, wait, json }) =>
+      startRun(createClient(), need(positionals[0], 'onceflow run <flowId> [--input JSON|@file] [--wait]'), parseInput(option('input')), {
+        wait, json, test: flag('test'), realServices: flag('real-services'),
+      }),
   },
   {
     name: 'runs',
     help: [
-      ['runs list [flowId] [--status S] [--json]', 'recent runs, newest first'],
+      ['runs list [flowId] [--status S] [--tests] [--json]', 'recent runs, newest first (test runs only with --tests)'],
       ['runs show <runId> [--json]', 'a run: its steps, keys and timeline'],
       ['runs cancel <runId> [--json]', 'cancel a run; a step already acting finishes and is recorded, nothing new starts'],
     ],
-    run: ({ positionals, option, json }) => {
-      if (positionals[0] === 'list') return listRunsCommand(createClient(), positionals[1], option('status'), json);
+    run: ({ positionals, option, flag, json }) => {
+      if (positionals[0] === 'list') return listRunsCommand(createClient(), positionals[1], option('status'), json, flag('tests'));
       if (positionals[0] === 'show') return showRun(createClient(), need(positionals[1], 'onceflow runs show <runId>'), json);
       if (positionals[0] === 'cancel') return cancelCommand(createClient(), need(positionals[1], 'Name the run to cancel: onceflow runs cancel <runId>.'), json);
       throw new UserError('Did you mean `onceflow runs list [flowId]`, `onceflow runs show <runId>` or `onceflow runs cancel <runId>`?');
@@ -181,9 +187,11 @@ export async function runCommand(argv: string[]): Promise<number> {
     options: {
       json: { type: 'boolean' }, version: { type: 'string' }, input: { type: 'string' },
       wait: { type: 'boolean' }, status: { type: 'string' }, flow: { type: 'string' },
+      test: { type: 'boolean' }, 'real-services': { type: 'boolean' }, tests: { type: 'boolean' },
     },
   });
+  const flag = (key: 'test' | 'real-services' | 'tests') => values[key] === true;
   const option = (key: 'version' | 'input' | 'status' | 'flow') => (typeof values[key] === 'string' ? values[key] : undefined);
-  const code = await command.run({ rest, positionals, json: values.json === true, wait: values.wait === true, option });
+  const code = await command.run({ rest, positionals, json: values.json === true, wait: values.wait === true, option, flag });
   return code ?? 0;
 }

@@ -32,6 +32,12 @@ async function waitForRun(client: Client, runId: string, timeoutMs = 24 * 3600_0
 
 type RunView = Awaited<ReturnType<Client['runs']['get']['query']>>;
 
+/** A test of the draft runs on a snapshot numbered below zero: it is the draft, not a version. */
+function versionLabel(version: number | null | undefined): string {
+  if (version === null || version === undefined) return 'v?';
+  return version < 0 ? 'draft' : `v${version}`;
+}
+
 /** How a run was started, as the run pages say it (web/runs/run-words.ts `triggerWords`). */
 function startedBy(run: RunView['run']): string {
   const words = run.replayOf ? `replay of run ${run.replayOf}`
@@ -55,7 +61,8 @@ function stepStatusWords(step: RunView['steps'][number], view: RunView): string 
 
 function printRun(view: RunView): void {
   const { run } = view;
-  console.log(`Run #${run.seq} ${run.id}: ${run.status} (attempt ${run.attempt}, flow ${run.flowId} v${run.version ?? '?'}, ${startedBy(run)})`);
+  const test = run.test ? (run.test.targets === 'real-services' ? ', test run against the real services' : ', test run against the stand-ins') : '';
+  console.log(`Run #${run.seq} ${run.id}: ${run.status} (attempt ${run.attempt}, flow ${run.flowId} ${versionLabel(run.version)}, ${startedBy(run)}${test})`);
   if (run.error) console.log(`  ${readableMessage(run.error)}`);
   for (const step of view.steps) {
     const key = step.key ? `  key ${step.key}` : '';
@@ -70,8 +77,11 @@ function finish(view: RunView, json: boolean): number {
   return EXIT_CODES[view.run.status] ?? 1;
 }
 
-export async function startRun(client: Client, flowId: string, input: unknown, options: { wait: boolean; json: boolean }): Promise<number> {
-  const { runId } = await client.runs.start.mutate({ flowId, input });
+export async function startRun(client: Client, flowId: string, input: unknown, options: { wait: boolean; json: boolean; test?: boolean; realServices?: boolean }): Promise<number> {
+  if (options.realServices && !options.test) throw new UserError('--real-services is for test runs: add --test.');
+  const { runId } = options.test
+    ? await client.tests.start.mutate({ flowId, input, realServices: options.realServices === true })
+    : await client.runs.start.mutate({ flowId, input });
   if (!options.wait) {
     console.log(options.json ? JSON.stringify({ runId }) : runId);
     return 0;
@@ -79,15 +89,15 @@ export async function startRun(client: Client, flowId: string, input: unknown, o
   return finish(await waitForRun(client, runId), options.json);
 }
 
-export async function listRunsCommand(client: Client, flowId: string | undefined, status: string | undefined, json: boolean): Promise<number> {
-  const result = await client.runs.list.query({ flowId, status: status as RunStatus | undefined, limit: 100 });
+export async function listRunsCommand(client: Client, flowId: string | undefined, status: string | undefined, json: boolean, tests = false): Promise<number> {
+  const result = await client.runs.list.query({ flowId, status: status as RunStatus | undefined, limit: 100, mode: tests ? 'test' : 'live' });
   if (json) {
     console.log(JSON.stringify(result.runs, null, 2));
     return 0;
   }
   if (result.runs.length === 0) console.log('No runs.');
   for (const run of result.runs) {
-    console.log(`#${run.seq}\t${run.id}\t${run.status}\t${new Date(run.createdAt).toISOString()}\t${run.triggerKind}${run.replayOf ? ` (replay of ${run.replayOf})` : ''}`);
+    console.log(`#${run.seq}\t${run.id}\t${run.status}\t${new Date(run.createdAt).toISOString()}\t${run.triggerKind}${run.replayOf ? ` (replay of ${run.replayOf})` : ''}${run.test ? '\ttest' : ''}`);
   }
   return 0;
 }

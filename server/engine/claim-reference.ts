@@ -5,6 +5,8 @@
  */
 import { parseDuration } from '../../core/duration.ts';
 import type { TypedStep } from './flow/planned-step.ts';
+import { claimScopeFor } from './test-mode/test-scope.ts';
+import type { RunRow } from './types.ts';
 
 export interface ClaimReference {
   scope: string;
@@ -17,13 +19,14 @@ const DEFAULT_KEY_TTL = '30d';
 
 /**
  * Renders with `render`, which is strict: a missing path throws. The scope is the
- * step's own (`flowId:nodeId`) unless the person named a shared one (`keyScope`).
+ * step's own (`flowId:nodeId`) unless the person named a shared one (`keyScope`); a test
+ * run's is kept apart from live ones (test-mode/test-scope.ts).
  */
-export function claimReference(step: TypedStep, flowId: string, render: (template: string) => string): ClaimReference {
+export function claimReference(step: TypedStep, run: Pick<RunRow, 'flowId' | 'testScope'>, render: (template: string) => string): ClaimReference {
   const { key, keyScope, keyTtl } = step.data;
   return {
     key: render(key ?? ''),
-    scope: keyScope ? render(keyScope) : `${flowId}:${step.id}`,
+    scope: claimScopeFor(run, keyScope ? render(keyScope) : `${run.flowId}:${step.id}`),
     ttlMs: parseDuration(keyTtl || DEFAULT_KEY_TTL),
   };
 }

@@ -61,6 +61,17 @@ export function flowService(store: FlowStore, clock: () => number = Date.now, ru
   }
 
   return {
+    /**
+     * The draft as it is now, kept for test runs: never live, so testing never publishes.
+     * Refused, like a publish, while the draft has problems to fix.
+     */
+    async snapshotDraftForTest(id: string, by = 'admin') {
+      const row = await requireFlow(id);
+      const result = validateFlow(JSON.parse(row.draft) as FlowDocument);
+      if (!result.ok || !result.flow) throw new InvalidFlowError(result.problems, 'This flow cannot be tested yet');
+      return store.snapshotForTest({ id: newId('ver'), flowId: id, document: JSON.stringify(result.flow), createdAt: clock(), createdBy: by });
+    },
+
     /** Flows with today's runs and failures and the duplicates stopped in the last 7 days. */
     async list() {
       const now = clock();
@@ -144,6 +155,12 @@ export function flowService(store: FlowStore, clock: () => number = Date.now, ru
       const match = (await store.versions(id)).find((candidate) => candidate.version === version);
       if (!match) throw new NotFoundError(`Flow ${id} has no version ${version}.`);
       return JSON.parse(match.document) as FlowDocument;
+    },
+
+    async versionDocument(versionId: string): Promise<FlowDocument> {
+      const version = await store.version(versionId);
+      if (!version) throw new NotFoundError(`There is no flow version with id ${versionId}; its flow may have been deleted.`);
+      return JSON.parse(version.document) as FlowDocument;
     },
 
     /** `sample`: the name of the sample to render with (default: the flow's sample input). */

@@ -12,6 +12,8 @@ import { skipRecordOf, uncertainClaimMessage } from './review-decisions.ts';
 import { stopIfCancelled } from './run-cancel.ts';
 import { failRun, stopForReview, type HeldClaim } from './run-endings.ts';
 import { checkRenderedKey } from './templates/lint-key.ts';
+import { performStep } from './test-mode/perform.ts';
+import { receiverKeyFor } from './test-mode/test-scope.ts';
 import { fingerprint, masked, type StepExecution, type StepResult } from './step-runtime.ts';
 import type { StepKind } from './steps/types.ts';
 import type { ClaimRow } from './types.ts';
@@ -27,8 +29,8 @@ async function act(step: StepExecution, kind: StepKind, prepared: unknown, claim
     for (let attempt = 1; ; attempt++) {
       // Cancelled since the claim was won (or between tries): release the claim, act no more.
       await stopIfCancelled(deps.db, journal, node.id, claim, deps.clock);
-      const outcome = await kind.execute(prepared, {
-        key: claim.key, runId: journal.run.id, flowId: step.flowId, nodeId: node.id, now: deps.clock.now, signal: step.signal, services: deps.services,
+      const outcome = await performStep(step, kind, prepared, {
+        key: receiverKeyFor(journal.run, claim.key), runId: journal.run.id, flowId: step.flowId, nodeId: node.id, now: deps.clock.now, signal: step.signal, services: deps.services,
       }).catch((error: unknown) => outcomeOfThrown(error, step.signal));
       deps.crash.check('after-act', node.id);
       const decision = decideOutcome(outcome, { ...context, attempt });
@@ -61,7 +63,7 @@ async function act(step: StepExecution, kind: StepKind, prepared: unknown, claim
 export async function runSideEffectStep(step: StepExecution, kind: StepKind, prepared: unknown): Promise<StepResult> {
   const { deps, journal, node, render } = step;
   // Strict: a missing path or an unusable key fails the step before anything is claimed.
-  const { scope, key, ttlMs } = claimReference(node, step.flowId, (template) => render.text(template));
+  const { scope, key, ttlMs } = claimReference(node, journal.run, (template) => render.text(template));
   checkRenderedKey(key);
   const request = masked(kind.describe(prepared), step.secretValues);
   const hash = fingerprint(request);

@@ -57,9 +57,9 @@ export interface RerunPreview {
 }
 
 /** The step's claim as far as the run's data can render it; null when it needs steps not run yet. */
-function renderClaim(step: TypedStep, context: RenderContext, flowId: string): ClaimReference | null {
+function renderClaim(step: TypedStep, context: RenderContext, run: RunRow): ClaimReference | null {
   try {
-    return claimReference(step, flowId, (template) => renderTemplate(template, context));
+    return claimReference(step, run, (template) => renderTemplate(template, context));
   } catch {
     return null;
   }
@@ -123,7 +123,7 @@ export async function previewRerun(db: Db, run: RunRow, plan: FlowPlan, switchin
       show('act', `Cannot run, so the rerun stops here: ${step.problem}`);
       continue;
     }
-    const ref = renderClaim(step, context, run.flowId);
+    const ref = renderClaim(step, context, run);
     if (!ref) {
       show('act', `${acts} if its key is new: the key depends on earlier steps, so it is known only when the rerun gets there.`);
       continue;

@@ -16,6 +16,7 @@ import { failRun } from './run-endings.ts';
 import { ClaimFencedError, LeaseLostError, RunCancelledError, RunJournal } from './run-journal.ts';
 import { createRenderer, masked, type EngineDeps, type StepExecution, type StepResult } from './step-runtime.ts';
 import { stepKind } from './steps/registry.ts';
+import { servicesForRun } from './test-mode/perform.ts';
 import type { StepKind } from './steps/types.ts';
 import { collectSecretValues, MissingPathError, type RenderContext } from '../../core/templates/render.ts';
 import type { CheckpointRow, RunRow } from './types.ts';
@@ -46,8 +47,9 @@ export function triggerContext(run: RunRow): RenderContext['trigger'] {
   };
 }
 
-export async function executeRun(deps: EngineDeps, inputs: RunInputs): Promise<void> {
+export async function executeRun(engine: EngineDeps, inputs: RunInputs): Promise<void> {
   const { run } = inputs;
+  const deps = { ...engine, services: servicesForRun(engine.services, run) };
   const journal = new RunJournal(deps.db, run, deps.clock, deps.config.leaseMs);
   journal.planSteps = inputs.plan.order.filter((step) => step.id !== inputs.plan.trigger?.id).map((step) => step.id);
   try {

@@ -10,7 +10,7 @@ import type { Db } from '../store/db.ts';
 import type { FlowStore } from '../store/flows.ts';
 import { currentAttemptStarts } from '../store/attempt-starts.ts';
 import { stepCounts } from '../store/run-stats.ts';
-import { getRun, insertRun, listRuns, transitionRun } from '../store/runs.ts';
+import { getRun, insertRun, listRuns, transitionRun, type NewRun } from '../store/runs.ts';
 import { eventsAfter, readStepTraces } from '../store/run-page.ts';
 import { deleteCheckpoint, insertEvents, listEvents, loadCheckpoints, upsertCheckpoints } from '../store/timeline.ts';
 import { NotFoundError, UserError } from './errors.ts';
@@ -19,7 +19,7 @@ import { cancelRun } from './run-cancel.ts';
 import { moveForRerun, previewOnVersion, previewReplay, versionEventData, withBody } from './version-rerun.ts';
 import { pickVersion, type VersionChoice } from './version-choice.ts';
 import { stepKeys, stepViews, summarizeRun } from './run-views.ts';
-import { SETTLED_RUN_STATUSES, type Clock, type RunRow, type RunStatus } from './types.ts';
+import { SETTLED_RUN_STATUSES, type Clock, type RunRow, type RunStatus, type TestTargets } from './types.ts';
 
 export type ReviewDecision = 'happened' | 'do-it' | 'skip';
 
@@ -44,16 +44,19 @@ export function runService({ db, flows, plans, clock, onQueued }: RunServiceDeps
     return run;
   }
 
-  async function enqueue(run: Omit<RunRow, 'seq' | 'status' | 'attempt' | 'leaseOwner' | 'leaseUntil' | 'leaseFence' | 'wakeAt' | 'error' | 'startedAt' | 'finishedAt'>) {
+  async function enqueue(run: NewRun) {
     const seq = await db.transaction((tx) => insertRun(tx, run));
     onQueued();
     return { runId: run.id, seq };
   }
 
   return {
-    /** Runs the latest published version with a manual trigger. */
-    async start(input: { flowId: string; input?: unknown; by?: string }) {
-      const version = await flows.latestVersion(input.flowId);
+    /**
+     * Runs the latest published version with a manual trigger; a test run names the
+     * version it tests (a snapshot of the draft, test-mode/test-runs.ts) and its test.
+     */
+    async start(input: { flowId: string; input?: unknown; by?: string; versionId?: string; test?: { scope: string; targets: TestTargets } }) {
+      const version = input.versionId ? await flows.version(input.versionId) : await flows.latestVersion(input.flowId);
       if (!version) {
         const flow = await flows.get(input.flowId);
         throw flow
@@ -72,12 +75,14 @@ export function runService({ db, flows, plans, clock, onQueued }: RunServiceDeps
         replayOf: null,
         createdAt: clock.now(),
         createdBy: input.by ?? 'admin',
+        ...(input.test ? { test: input.test } : {}),
       });
     },
 
-    async list(filter: { flowId?: string; status?: RunStatus; search?: string; cursor?: number; limit?: number }) {
+    /** Test runs are left out unless `mode` asks for them. */
+    async list(filter: { flowId?: string; status?: RunStatus; search?: string; cursor?: number; limit?: number; mode?: 'live' | 'test' | 'all' }) {
       const limit = Math.min(filter.limit ?? 50, 500);
-      const rows = await listRuns(db, { flowId: filter.flowId, status: filter.status, search: filter.search, beforeSeq: filter.cursor, limit: limit + 1 });
+      const rows = await listRuns(db, { flowId: filter.flowId, status: filter.status, search: filter.search, beforeSeq: filter.cursor, mode: filter.mode, limit: limit + 1 });
       const page = rows.slice(0, limit);
       const [counts, versions, attemptStarts] = await Promise.all([
         stepCounts(db, page.map((run) => run.id)),
@@ -224,6 +229,8 @@ export function runService({ db, flows, plans, clock, onQueued }: RunServiceDeps
       const started = await enqueue({
         id: newId('run'), flowId: run.flowId, versionId: target.versionId, input: changes ? withBody(run, changes.body) : run.input, triggerKind: run.triggerKind,
         triggerNode: run.triggerNode, eventId: run.eventId, replayOf: run.id, createdAt: clock.now(), createdBy: by,
+        // A replayed test stays a test, with its keys and its stand-ins.
+        ...(run.testScope !== null ? { test: { scope: run.testScope, targets: run.testTargets ?? 'stand-ins' } } : {}),
       });
       return { ...started, version: target.version, fromVersion: target.fromVersion };
     },

@@ -3,7 +3,7 @@ import type { FlowDocument } from './flow/document.ts';
 import { isSideEffectStep } from './flow/document.ts';
 import type { StepTrace } from '../store/run-page.ts';
 import type { ClaimRef } from '../store/types.ts';
-import type { CheckpointRow, ClaimRow, RunRow } from './types.ts';
+import type { CheckpointRow, ClaimRow, RunRow, TestTargets } from './types.ts';
 
 export interface RunSummary {
   id: string;
@@ -19,11 +19,14 @@ export interface RunSummary {
   createdAt: number;
   startedAt: number | null;
   finishedAt: number | null;
+  /** Set on test runs: badged *Test* wherever runs are shown. */
+  test: { scope: string; targets: TestTargets } | null;
 }
 
 export function summarizeRun(run: RunRow): RunSummary {
   const { id, seq, flowId, versionId, status, triggerKind, eventId, replayOf, attempt, error, createdAt, startedAt, finishedAt } = run;
-  return { id, seq, flowId, versionId, status, triggerKind, eventId, replayOf, attempt, error, createdAt, startedAt, finishedAt };
+  const test = run.testScope === null ? null : { scope: run.testScope, targets: run.testTargets ?? 'stand-ins' };
+  return { id, seq, flowId, versionId, status, triggerKind, eventId, replayOf, attempt, error, createdAt, startedAt, finishedAt, test };
 }
 
 export type StepStatus = 'succeeded' | 'duplicate' | 'skipped' | 'uncertain' | 'failed' | 'waiting' | 'running' | 'not_reached';

@@ -71,7 +71,7 @@ for (const kind of testDatabases()) {
       const tried = await tryStep('invoice');
       expect(tried.sample).toBe('Sample input');
       expect(tried.earlierRun).toBeNull();
-      expect(tried.key).toEqual({ key: '4417:invoice', scope: `${flowId}:invoice`, header: 'Idempotency-Key' });
+      expect(tried.key).toEqual({ key: '4417:invoice', scope: `${flowId}:invoice`, header: 'Idempotency-Key', testKey: 'test:editor:4417:invoice' });
       expect(tried.request).toBeUndefined();
       expect(tried.problems).toEqual([
         'The step: "steps.lookup.output.customer" is what step "Find customer" (lookup) gives, and this flow has not been run from the editor yet. Run it once, then try this step again.',
@@ -87,7 +87,7 @@ for (const kind of testDatabases()) {
       const tried = await tryStep('invoice', 'small order');
       expect(tried.earlierRun).toEqual({ id: run.id, number: run.seq });
       expect(tried.problems).toEqual([]);
-      expect(tried.key).toEqual({ key: '5001:invoice', scope: `${flowId}:invoice`, header: 'Idempotency-Key' });
+      expect(tried.key).toEqual({ key: '5001:invoice', scope: `${flowId}:invoice`, header: 'Idempotency-Key', testKey: 'test:editor:5001:invoice' });
       expect(tried.request).toEqual({
         method: 'POST',
         url: `${receiver.url}/invoices`,
@@ -122,6 +122,21 @@ for (const kind of testDatabases()) {
       const lookup = await tryStep('lookup', 'small order');
       expect(lookup.output).toEqual({ customer: 'cus_5001' });
       expect(lookup.key).toBeUndefined();
+    });
+
+    it('sends the rendered request to its stand-in, which answers from its record when the key repeats', async () => {
+      const callsBefore = receiver.calls.length;
+      const first = await engine.services.stepTry.sendToStandIn({ flowId, nodeId: 'invoice', sample: 'small order' });
+      expect(first.tried.request?.headers).toContainEqual({ name: 'authorization', value: 'Bearer ••••••' });
+      expect(first.standIn).toMatchObject({ name: 'payments', repeated: false, keySent: 'test:editor:5001:invoice', answer: { status: 200, standIn: 'payments' } });
+      const again = await engine.services.stepTry.sendToStandIn({ flowId, nodeId: 'invoice', sample: 'small order' });
+      expect(again.standIn).toMatchObject({ name: 'payments', repeated: true, answer: { replayed: true } });
+      expect((again.standIn?.answer as { body: unknown }).body).toEqual((first.standIn?.answer as { body: unknown }).body);
+      expect(JSON.stringify([first, again])).not.toContain(TOKEN);
+      // The real receiver was never called, and a step that did not render is not sent.
+      expect(receiver.calls).toHaveLength(callsBefore);
+      expect((await engine.services.stepTry.sendToStandIn({ flowId, nodeId: 'invoice', sample: 'no order' })).standIn).toBeNull();
+      expect((await engine.services.stepTry.sendToStandIn({ flowId, nodeId: 'lookup' })).standIn).toBeNull();
     });
 
     it('tries the document on the canvas when one is given, and lists the samples when a name is unknown', async () => {

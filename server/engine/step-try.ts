@@ -29,6 +29,9 @@ import type { EmailAction } from './steps/email-send.ts';
 import type { HttpAction } from './steps/http-request.ts';
 import type { MessageAction } from './steps/message-post.ts';
 import { stepKind } from './steps/registry.ts';
+import type { StepKind } from './steps/types.ts';
+import { deliverToStandIn, STAND_IN_LABELS } from './test-mode/stand-ins.ts';
+import { EDITOR_TEST_SCOPE, receiverKeyFor } from './test-mode/test-scope.ts';
 import { checkRenderedKey } from './templates/lint-key.ts';
 import type { Clock, RunRow } from './types.ts';
 import { explainMissingForTry, type MissingContext } from './step-try-words.ts';
@@ -64,7 +67,8 @@ export interface StepTry {
   output?: unknown;
   /** What the step would decide, in words. */
   decision?: string;
-  key?: { key: string; scope: string; header: string | null };
+  /** The key and scope a live run claims, and the key an editor test run passes instead (test-mode/test-scope.ts). */
+  key?: { key: string; scope: string; header: string | null; testKey: string };
   /** What could not be filled in or used, in words; the parts that could are still shown. */
   problems: string[];
 }
@@ -76,33 +80,74 @@ export interface StepTryDeps {
   clock: Clock;
 }
 
+/** What a stand-in answered to a step sent to it from Try this step. */
+export interface StandInTry {
+  tried: StepTry;
+  /** Null when the step could not be rendered, or reaches nothing outside Onceflow. */
+  standIn: { name: string; label: string; repeated: boolean; answer: unknown; keySent: string | null } | null;
+}
+
 export function stepTryService(deps: StepTryDeps) {
+  /** The step rendered, before masking: what both trying and sending to a stand-in start from. */
+  async function prepareTry(request: StepTryRequest) {
+    const doc = await documentFor(deps, request);
+    const node = doc.nodes.find((candidate) => candidate.id === request.nodeId);
+    if (!node) throw new NotFoundError(`There is no step "${request.nodeId}" in this flow; it may have been deleted.`);
+    const sample = findSample(doc, request.sample);
+    const run = await latestRunOfKind(deps.db, request.flowId, EDITOR_RUN_KIND);
+    const context = await buildContext(deps, doc, request.flowId, sample.input, run);
+    const secretValues = collectSecretValues(context);
+    const step = planStep(node);
+    const base: StepTry = {
+      nodeId: node.id,
+      label: step.label,
+      type: node.type,
+      sample: sample.name,
+      earlierRun: run ? { id: run.id, number: run.seq } : null,
+      sideEffect: step.sideEffect,
+      problems: [],
+    };
+    if (isTriggerType(node.type)) {
+      return { tried: { ...base, problems: ['A trigger starts the flow and sends nothing itself. Select a step after it to try.'] }, secretValues };
+    }
+    if (step.problem !== undefined) return { tried: { ...base, problems: [step.problem] }, secretValues };
+    const words = { doc, run, sampleName: sample.name, ranSteps: new Set(Object.keys(context.steps)) };
+    const { rendered, ...tried } = await renderStep(deps, request.flowId, step, context, words);
+    return { tried: { ...base, ...tried, problems: [...base.problems, ...tried.problems] }, secretValues, rendered };
+  }
+
   return {
     async tryStep(request: StepTryRequest): Promise<StepTry> {
-      const doc = await documentFor(deps, request);
-      const node = doc.nodes.find((candidate) => candidate.id === request.nodeId);
-      if (!node) throw new NotFoundError(`There is no step "${request.nodeId}" in this flow; it may have been deleted.`);
-      const sample = findSample(doc, request.sample);
-      const run = await latestRunOfKind(deps.db, request.flowId, EDITOR_RUN_KIND);
-      const context = await buildContext(deps, doc, request.flowId, sample.input, run);
-      const step = planStep(node);
-      const base: StepTry = {
-        nodeId: node.id,
-        label: step.label,
-        type: node.type,
-        sample: sample.name,
-        earlierRun: run ? { id: run.id, number: run.seq } : null,
-        sideEffect: step.sideEffect,
-        problems: [],
-      };
-      if (isTriggerType(node.type)) {
-        return { ...base, problems: ['A trigger starts the flow and sends nothing itself. Select a step after it to try.'] };
-      }
-      if (step.problem !== undefined) return { ...base, problems: [step.problem] };
-      const words = { doc, run, sampleName: sample.name, ranSteps: new Set(Object.keys(context.steps)) };
-      const tried = await renderStep(deps, request.flowId, step, context, words);
+      const { tried, secretValues } = await prepareTry(request);
       // Everything shown passes the masker for the run's secrets, in every encoded form.
-      return masked({ ...base, ...tried, problems: [...base.problems, ...tried.problems] }, collectSecretValues(context));
+      return masked(tried, secretValues);
+    },
+
+    /**
+     * Sends the rendered step to the stand-in a test run would use (test-mode/stand-ins.ts),
+     * with the key an editor test passes, and returns its answer. Only a step that rendered
+     * without a problem is sent; the stand-in records it like a test run's call.
+     */
+    async sendToStandIn(request: StepTryRequest): Promise<StandInTry> {
+      const { tried, secretValues, rendered } = await prepareTry(request);
+      if (!rendered || tried.problems.length > 0) return masked({ tried, standIn: null }, secretValues);
+      const keySent = rendered.key === undefined ? undefined : receiverKeyFor({ testScope: EDITOR_TEST_SCOPE }, rendered.key);
+      const delivered = await deliverToStandIn(deps.db, deps.clock.now(), {
+        stepType: rendered.step.type,
+        request: masked(rendered.kind.describe(rendered.prepared), secretValues) as Record<string, unknown>,
+        key: keySent,
+        honoursKey: rendered.kind.honoursKey(rendered.step),
+        runId: null,
+        nodeId: rendered.step.id,
+      });
+      const standIn = delivered && {
+        name: delivered.standIn,
+        label: STAND_IN_LABELS[delivered.standIn],
+        repeated: delivered.repeated,
+        answer: delivered.outcome.kind === 'succeeded' ? delivered.outcome.output : delivered.outcome,
+        keySent: keySent ?? null,
+      };
+      return masked({ tried, standIn }, secretValues);
     },
   };
 }
@@ -150,7 +195,15 @@ async function buildContext(deps: StepTryDeps, doc: FlowDocument, flowId: string
 
 type Words = MissingContext;
 
-type Tried = Pick<StepTry, 'request' | 'email' | 'output' | 'decision' | 'key' | 'problems'>;
+/** The step as its kind prepared it, for a stand-in to receive. */
+interface Rendered {
+  step: TypedStep;
+  kind: StepKind;
+  prepared: unknown;
+  key: string | undefined;
+}
+
+type Tried = Pick<StepTry, 'request' | 'email' | 'output' | 'decision' | 'key' | 'problems'> & { rendered?: Rendered };
 
 async function renderStep(deps: StepTryDeps, flowId: string, step: TypedStep, context: RenderContext, words: Words): Promise<Tried> {
   const render = createRenderer(context, deps.clock);
@@ -166,7 +219,8 @@ async function renderStep(deps: StepTryDeps, flowId: string, step: TypedStep, co
 
   const claim = step.sideEffect
     ? attempt('The key', () => {
-        const reference = claimReference(step, flowId, (template) => render.text(template));
+        // What a live run claims; an editor test run claims the same under its test scope.
+        const reference = claimReference(step, { flowId, testScope: null }, (template) => render.text(template));
         checkRenderedKey(reference.key);
         return reference;
       })
@@ -176,8 +230,10 @@ async function renderStep(deps: StepTryDeps, flowId: string, step: TypedStep, co
   if (!kind) return { problems: [`Steps of the kind "${step.type}" cannot be tried here yet.`] };
   const prepared = attempt('The step', () => kind.prepare(step, render));
   const header = step.type === 'http.request' || step.type === 'message.post' ? step.data.receiverKeyHeader || null : step.type === 'email.send' ? 'X-Onceflow-Key' : null;
-  const tried: Tried = { problems, ...(claim ? { key: { key: claim.key, scope: claim.scope, header } } : {}) };
+  const testKey = claim && receiverKeyFor({ testScope: EDITOR_TEST_SCOPE }, claim.key);
+  const tried: Tried = { problems, ...(claim && testKey ? { key: { key: claim.key, scope: claim.scope, header, testKey } } : {}) };
   if (prepared === undefined) return tried;
+  tried.rendered = { step, kind: kind as StepKind, prepared, key };
 
   switch (step.type) {
     case 'http.request':

@@ -37,7 +37,7 @@ import type { RunStatus } from '../store/types.ts';
 
 export { RUN_STATUSES, TIMELINE_EVENT_TYPES } from '../store/types.ts';
 export type {
-  CheckpointRow, CheckpointStatus, ClaimRow, ClaimStatus, RunRow, RunStatus, TimelineEvent, TimelineEventType,
+  CheckpointRow, CheckpointStatus, ClaimRow, ClaimStatus, RunRow, RunStatus, TestTargets, TimelineEvent, TimelineEventType,
 } from '../store/types.ts';
 
 export const SETTLED_RUN_STATUSES: readonly RunStatus[] = ['succeeded', 'failed', 'needs_review', 'cancelled'];

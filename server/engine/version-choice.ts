@@ -32,7 +32,12 @@ export interface VersionTarget {
 
 /** Which version a rerun or replay of `run` uses; "latest" when none is named. */
 export async function pickVersion(flows: FlowStore, run: RunRow, choice: VersionChoice = 'latest'): Promise<VersionTarget> {
-  const [current, latest] = await Promise.all([flows.version(run.versionId), flows.latestVersion(run.flowId)]);
+  // A test run stays on the draft it tested, never moving onto a live version; a changed
+  // draft is tested by a new test run.
+  const [current, latest] = await Promise.all([
+    flows.version(run.versionId),
+    run.testScope === null ? flows.latestVersion(run.flowId) : flows.version(run.versionId),
+  ]);
   const fromVersion = current?.version ?? null;
   const newerExists = latest !== null && latest.id !== run.versionId && (fromVersion === null || latest.version > fromVersion);
   const target = choice === 'latest' && newerExists ? latest : null;

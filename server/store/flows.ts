@@ -52,7 +52,7 @@ export function flowStore(db: Db) {
     },
 
     async versions(flowId: string): Promise<FlowVersionRow[]> {
-      const rows = await db.all(`SELECT ${FLOW_VERSION_COLUMNS} FROM flow_versions WHERE flow_id = ? ORDER BY version DESC`, [flowId]);
+      const rows = await db.all(`SELECT ${FLOW_VERSION_COLUMNS} FROM flow_versions WHERE flow_id = ? AND version > 0 ORDER BY version DESC`, [flowId]);
       return rows.map(toFlowVersion);
     },
 
@@ -62,7 +62,7 @@ export function flowStore(db: Db) {
     },
 
     async latestVersion(flowId: string): Promise<FlowVersionRow | null> {
-      const row = await db.get(`SELECT ${FLOW_VERSION_COLUMNS} FROM flow_versions WHERE flow_id = ? ORDER BY version DESC LIMIT 1`, [flowId]);
+      const row = await db.get(`SELECT ${FLOW_VERSION_COLUMNS} FROM flow_versions WHERE flow_id = ? AND version > 0 ORDER BY version DESC LIMIT 1`, [flowId]);
       return row ? toFlowVersion(row) : null;
     },
 
@@ -87,11 +87,34 @@ export function flowStore(db: Db) {
         if (tx.dialect === 'postgresql') await tx.get(`SELECT id FROM flows WHERE id = ? FOR UPDATE`, [version.flowId]);
         const row = await tx.get(
           `INSERT INTO flow_versions (id, flow_id, version, document, created_at, created_by)
-           SELECT ?, ?, COALESCE(MAX(version), 0) + 1, ?, CAST(? AS BIGINT), ? FROM flow_versions WHERE flow_id = ?
+           SELECT ?, ?, COALESCE(MAX(version), 0) + 1, ?, CAST(? AS BIGINT), ? FROM flow_versions WHERE flow_id = ? AND version > 0
            RETURNING ${FLOW_VERSION_COLUMNS}`,
           [version.id, version.flowId, version.document, version.createdAt, version.createdBy, version.flowId],
         );
         await upsertTriggers(tx, version.flowId, triggers, version.createdAt);
+        return toFlowVersion(row!);
+      });
+    },
+
+    /**
+     * Keeps the draft as it is now for test runs: a version numbered below zero, which is
+     * never live (no trigger, webhook, schedule or version list sees it) and never changes.
+     * The same document tested again reuses its snapshot.
+     */
+    async snapshotForTest(version: Omit<FlowVersionRow, 'version'>): Promise<FlowVersionRow> {
+      return db.transaction(async (tx) => {
+        if (tx.dialect === 'postgresql') await tx.get(`SELECT id FROM flows WHERE id = ? FOR UPDATE`, [version.flowId]);
+        const same = await tx.get(
+          `SELECT ${FLOW_VERSION_COLUMNS} FROM flow_versions WHERE flow_id = ? AND version < 0 AND document = ? ORDER BY version LIMIT 1`,
+          [version.flowId, version.document],
+        );
+        if (same) return toFlowVersion(same);
+        const row = await tx.get(
+          `INSERT INTO flow_versions (id, flow_id, version, document, created_at, created_by)
+           SELECT ?, ?, COALESCE(MIN(version), 0) - 1, ?, CAST(? AS BIGINT), ? FROM flow_versions WHERE flow_id = ? AND version < 0
+           RETURNING ${FLOW_VERSION_COLUMNS}`,
+          [version.id, version.flowId, version.document, version.createdAt, version.createdBy, version.flowId],
+        );
         return toFlowVersion(row!);
       });
     },

@@ -6,7 +6,7 @@
  */
 import type { Row } from './db.ts';
 import type {
-  CheckpointRow, ClaimRow, FlowRow, FlowVersionRow, RunRow, SecretRow, StoredTriggerRow, TimelineEvent,
+  CheckpointRow, ClaimRow, FlowRow, FlowVersionRow, ProofRow, RunRow, SecretRow, StandInEffect, StoredTriggerRow, TimelineEvent,
 } from './types.ts';
 
 export const parseJson = (text: unknown): unknown => (typeof text === 'string' ? JSON.parse(text) : (text ?? null));
@@ -16,7 +16,7 @@ const orNull = (value: unknown): string | null => (value as string | null) ?? nu
 const numberOrNull = (value: unknown): number | null => (value == null ? null : Number(value));
 
 export const RUN_COLUMNS =
-  'id, seq, flow_id, version_id, status, input, trigger_kind, trigger_node, event_id, replay_of, attempt, lease_owner, lease_until, lease_fence, wake_at, error, created_at, started_at, finished_at, created_by';
+  'id, seq, flow_id, version_id, status, input, trigger_kind, trigger_node, event_id, replay_of, attempt, lease_owner, lease_until, lease_fence, wake_at, error, created_at, started_at, finished_at, created_by, test_scope, test_targets';
 
 export function toRun(row: Row): RunRow {
   return {
@@ -40,6 +40,8 @@ export function toRun(row: Row): RunRow {
     startedAt: numberOrNull(row.started_at),
     finishedAt: numberOrNull(row.finished_at),
     createdBy: (row.created_by as string) ?? 'system',
+    testScope: orNull(row.test_scope),
+    testTargets: orNull(row.test_targets) as RunRow['testTargets'],
   };
 }
 
@@ -246,6 +248,37 @@ export interface RowMapper {
   read(row: Row): unknown;
 }
 
+export const STAND_IN_EFFECT_COLUMNS = 'id, receiver, idempotency_key, run_id, node_id, request, response, created_at';
+
+export function toStandInEffect(row: Row): StandInEffect {
+  return {
+    id: row.id as string,
+    receiver: row.receiver as string,
+    idempotencyKey: orNull(row.idempotency_key),
+    runId: orNull(row.run_id),
+    nodeId: orNull(row.node_id),
+    request: parseJson(row.request),
+    response: parseJson(row.response),
+    createdAt: Number(row.created_at),
+  };
+}
+
+export const PROOF_COLUMNS = 'id, flow_id, version_id, fingerprint, status, report, created_at, finished_at, created_by';
+
+export function toProof(row: Row): ProofRow {
+  return {
+    id: row.id as string,
+    flowId: row.flow_id as string,
+    versionId: row.version_id as string,
+    fingerprint: row.fingerprint as string,
+    status: row.status as ProofRow['status'],
+    report: parseJson(row.report),
+    createdAt: Number(row.created_at),
+    finishedAt: numberOrNull(row.finished_at),
+    createdBy: row.created_by as string,
+  };
+}
+
 /** One mapper per table, for the test that holds them to the schema. */
 export const ROW_MAPPERS: readonly RowMapper[] = [
   { table: 'runs', columns: RUN_COLUMNS, json: ['input'], unread: [], read: toRun },
@@ -260,4 +293,6 @@ export const ROW_MAPPERS: readonly RowMapper[] = [
   { table: 'entity_states', columns: ENTITY_STATE_COLUMNS, json: [], unread: [], read: toEntityState },
   { table: 'secrets', columns: SECRET_COLUMNS, json: [], unread: [], read: toSecret },
   { table: 'workers', columns: WORKER_COLUMNS, json: [], unread: [], read: toWorker },
+  { table: 'proofs', columns: PROOF_COLUMNS, json: ['report'], unread: [], read: toProof },
+  { table: 'stand_in_effects', columns: STAND_IN_EFFECT_COLUMNS, json: ['request', 'response'], unread: [], read: toStandInEffect },
 ];

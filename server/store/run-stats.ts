@@ -28,7 +28,7 @@ export interface FlowRunStats {
   duplicatesThisWeek: number;
 }
 
-/** Per flow: runs and failures since `dayStart`, duplicates stopped since `weekStart`. */
+/** Per flow: live runs and failures since `dayStart`, duplicates stopped since `weekStart` (tests left out). */
 export async function flowRunStats(sql: Sql, dayStart: number, weekStart: number): Promise<Map<string, FlowRunStats>> {
   const stats = new Map<string, FlowRunStats>();
   const entry = (flowId: string) => {
@@ -38,13 +38,13 @@ export async function flowRunStats(sql: Sql, dayStart: number, weekStart: number
   };
   const runs = await sql.all<{ flow_id: string; runs: number; failures: number }>(
     `SELECT flow_id, COUNT(*) AS runs, SUM(CASE WHEN status = 'failed' THEN 1 ELSE 0 END) AS failures
-     FROM runs WHERE created_at >= ? GROUP BY flow_id`,
+     FROM runs WHERE created_at >= ? AND test_scope IS NULL GROUP BY flow_id`,
     [dayStart],
   );
   for (const row of runs) Object.assign(entry(row.flow_id), { runsToday: Number(row.runs), failuresToday: Number(row.failures) });
   const duplicates = await sql.all<{ flow_id: string; n: number }>(
     `SELECT r.flow_id, COUNT(*) AS n FROM timeline_events e JOIN runs r ON r.id = e.run_id
-     WHERE e.type = 'step.duplicate' AND e.created_at >= ? GROUP BY r.flow_id`,
+     WHERE e.type = 'step.duplicate' AND e.created_at >= ? AND r.test_scope IS NULL GROUP BY r.flow_id`,
     [weekStart],
   );
   for (const row of duplicates) entry(row.flow_id).duplicatesThisWeek = Number(row.n);

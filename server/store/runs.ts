@@ -7,7 +7,7 @@ import { batchRows, isOneOf, perDialect } from './batch.ts';
 import type { Db, Sql } from './db.ts';
 import { RUN_COLUMNS, toJson, toRun } from './rows.ts';
 import { insertEvents } from './timeline.ts';
-import type { RunRow, RunStatus, TimelineEvent } from './types.ts';
+import type { RunRow, RunStatus, TestTargets, TimelineEvent } from './types.ts';
 
 export interface NewRun {
   id: string;
@@ -20,6 +20,8 @@ export interface NewRun {
   replayOf: string | null;
   createdAt: number;
   createdBy: string;
+  /** Test runs only (absent: a live run). */
+  test?: { scope: string; targets: TestTargets };
 }
 
 /**
@@ -34,9 +36,9 @@ export async function insertRun(sql: Sql, run: NewRun, extraEvents: TimelineEven
   const seq =
     sql.dialect === 'sqlite' ? '(SELECT COALESCE(MAX(seq), 0) + 1 FROM runs)' : "nextval('runs_seq_seq')";
   const row = await sql.get<{ seq: number }>(
-    `INSERT INTO runs (id, seq, flow_id, version_id, status, input, trigger_kind, trigger_node, event_id, replay_of, attempt, lease_fence, created_at, created_by)
-     VALUES (?, ${seq}, ?, ?, ${NEW_RUN_STATUS}, ?, ?, ?, ?, ?, 1, 0, ?, ?) RETURNING seq`,
-    [run.id, run.flowId, run.versionId, run.flowId, toJson(run.input), run.triggerKind, run.triggerNode, run.eventId, run.replayOf, run.createdAt, run.createdBy],
+    `INSERT INTO runs (id, seq, flow_id, version_id, status, input, trigger_kind, trigger_node, event_id, replay_of, attempt, lease_fence, created_at, created_by, test_scope, test_targets)
+     VALUES (?, ${seq}, ?, ?, ${NEW_RUN_STATUS}, ?, ?, ?, ?, ?, 1, 0, ?, ?, ?, ?) RETURNING seq`,
+    [run.id, run.flowId, run.versionId, run.flowId, toJson(run.input), run.triggerKind, run.triggerNode, run.eventId, run.replayOf, run.createdAt, run.createdBy, run.test?.scope ?? null, run.test?.targets ?? null],
   );
   await insertEvents(sql, [...extraEvents, queuedEvent(run)]);
   return Number(row!.seq);
@@ -44,7 +46,7 @@ export async function insertRun(sql: Sql, run: NewRun, extraEvents: TimelineEven
 
 /** The `run.queued` event every new run's timeline starts with (after what started it). */
 export function queuedEvent(run: NewRun): TimelineEvent {
-  return { runId: run.id, type: 'run.queued', nodeId: null, attempt: 1, data: { trigger: run.triggerKind, eventId: run.eventId, replayOf: run.replayOf }, createdAt: run.createdAt };
+  return { runId: run.id, type: 'run.queued', nodeId: null, attempt: 1, data: { trigger: run.triggerKind, eventId: run.eventId, replayOf: run.replayOf, ...(run.test ? { test: run.test } : {}) }, createdAt: run.createdAt };
 }
 
 export interface LeaseRequest {
@@ -145,6 +147,8 @@ export interface RunFilter {
   search?: string;
   /** Runs with a number below this (for the next page). */
   beforeSeq?: number;
+  /** Test runs are left out of history unless asked for (default: live). */
+  mode?: 'live' | 'test' | 'all';
   limit: number;
 }
 
@@ -164,6 +168,8 @@ export async function listRuns(sql: Sql, filter: RunFilter): Promise<RunRow[]> {
   const params: unknown[] = [];
   if (filter.flowId) { where.push('flow_id = ?'); params.push(filter.flowId); }
   if (filter.status) { where.push('status = ?'); params.push(filter.status); }
+  const mode = filter.mode ?? 'live';
+  if (mode !== 'all') where.push(mode === 'live' ? 'test_scope IS NULL' : 'test_scope IS NOT NULL');
   // Every run number fits the column, so a cursor beyond it leaves every run in.
   if (filter.beforeSeq !== undefined && filter.beforeSeq <= MAX_RUN_NUMBER) { where.push('seq < ?'); params.push(filter.beforeSeq); }
   const search = filter.search?.trim();

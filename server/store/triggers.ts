@@ -39,7 +39,7 @@ export async function deleteTriggers(sql: Sql, flowId: string): Promise<void> {
 export async function findHook(sql: Sql, hookId: string): Promise<(TriggerRow & { versionId: string }) | undefined> {
   const row = await sql.get<{ flow_id: string; node_id: string; kind: string; version_id: string }>(
     `SELECT t.flow_id, t.node_id, t.kind, v.id AS version_id FROM triggers t
-     JOIN flow_versions v ON v.flow_id = t.flow_id
+     JOIN flow_versions v ON v.flow_id = t.flow_id AND v.version > 0
      WHERE t.hook_id = ? ORDER BY v.version DESC LIMIT 1`,
     [hookId],
   );
@@ -55,7 +55,7 @@ export async function listScheduleTriggers(sql: Sql): Promise<ScheduleTrigger[]>
   const columns = TRIGGER_COLUMNS.split(', ').map((column) => `t.${column}`).join(', ');
   const rows = await sql.all(
     `SELECT ${columns},
-       (SELECT v.id FROM flow_versions v WHERE v.flow_id = t.flow_id ORDER BY v.version DESC LIMIT 1) AS version_id
+       (SELECT v.id FROM flow_versions v WHERE v.flow_id = t.flow_id AND v.version > 0 ORDER BY v.version DESC LIMIT 1) AS version_id
      FROM triggers t WHERE t.kind = 'trigger.schedule'`,
   );
   return rows.map((row) => ({ ...toTrigger(row), versionId: (row.version_id as string | null) ?? null }));

@@ -44,7 +44,14 @@ export interface RunRow {
   startedAt: number | null;
   finishedAt: number | null;
   createdBy: string;
+  /** Set on test runs: the test their claims belong to (see TestScope in test-mode/). */
+  testScope: string | null;
+  /** Where a test run's side effects go; null on live runs. */
+  testTargets: TestTargets | null;
 }
+
+/** A test run's side effects go to the built-in stand-ins, or (when asked) to the real services. */
+export type TestTargets = 'stand-ins' | 'real-services';
 
 export interface ClaimRow {
   scope: string;
@@ -143,4 +150,31 @@ export interface EncryptedValue {
 export interface SecretRow extends EncryptedValue {
   name: string;
   updatedAt: number;
+}
+
+/** What a built-in stand-in received from a test run (stand-in-effects.ts). */
+export interface StandInEffect {
+  id: string;
+  /** payments, http, email or chat. */
+  receiver: string;
+  /** Kept only by a stand-in that honours keys. */
+  idempotencyKey: string | null;
+  runId: string | null;
+  nodeId: string | null;
+  request: unknown;
+  response: unknown;
+  createdAt: number;
+}
+
+/** A proof of a flow's draft (proofs.ts); its report is the engine's, kept as JSON. */
+export interface ProofRow {
+  id: string;
+  flowId: string;
+  versionId: string;
+  fingerprint: string;
+  status: 'running' | 'passed' | 'failed';
+  report: unknown;
+  createdAt: number;
+  finishedAt: number | null;
+  createdBy: string;
 }

@@ -23,6 +23,10 @@ export const flowsRouter = router({
   export: procedure
     .input(z.object({ id: idText('The flow id'), version: z.number().int().positive().max(2_147_483_647, 'There is no version with that number.').optional() }))
     .query(({ ctx, input }) => ctx.services.flows.export(input.id, input.version)),
+  /** The document a run ran (a published version, or the snapshot of a tested draft). */
+  versionDocument: procedure
+    .input(z.object({ versionId: idText('The version id') }))
+    .query(({ ctx, input }) => ctx.services.flows.versionDocument(input.versionId)),
   /** Renders a key template against a sample (by name; default: the sample input) of the given (unsaved) document or the draft. */
   previewKey: procedure
     .input(z.object({ id: idText('The flow id'), nodeId: idText('The step id'), template: z.string().max(2000).optional(), document: document.optional(), sample: plainText('The sample name', 200).optional() }))

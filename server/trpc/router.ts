@@ -8,11 +8,13 @@ import { secretAdminRouter } from './secret-admin.ts';
 import { secretsRouter } from './secrets.ts';
 import { stepsRouter } from './steps.ts';
 import { systemRouter } from './system.ts';
+import { testRunsRouter } from './test-runs.ts';
 import { router } from './trpc.ts';
 
 export const appRouter = router({
   flows: flowsRouter,
   runs: runsRouter,
+  tests: testRunsRouter,
   events: eventsRouter,
   gallery: galleryRouter,
   secrets: secretsRouter,

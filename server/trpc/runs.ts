@@ -24,6 +24,8 @@ export const runsRouter = router({
       search: plainText('The search', 300).optional(),
       cursor: runNumber.optional(),
       limit: z.number().int().min(1).max(500).optional(),
+      // Test runs stay out of history unless asked for.
+      mode: z.enum(['live', 'test', 'all']).optional(),
     }))
     .query(({ ctx, input }) => ctx.services.runs.list(input)),
   get: procedure.input(runId).query(({ ctx, input }) => ctx.services.runs.view(input.runId)),

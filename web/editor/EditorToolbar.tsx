@@ -1,6 +1,7 @@
 import { navigate } from '../lib/router.ts';
 import { FlowPauseControl } from '../flows/FlowPauseControl.tsx';
 import { KindIcon } from './KindIcon.tsx';
+import { TestRunButtons } from './TestRunButtons.tsx';
 import { liveStatusWords, type LiveStatus } from './live-status.ts';
 import type { SaveState } from './useAutosave.ts';
 import { dispatch, selectCanRedo, selectCanUndo, selectFlowId, selectMeta, useEditorStore } from './useEditorStore.ts';
@@ -16,7 +17,8 @@ interface EditorToolbarProps {
   readOnly: boolean;
   onShowProblems(): void;
   onPublish(): void;
-  onRun(): void;
+  /** A test run of the draft; against the real services only once the person confirmed them. */
+  onRun(realServices: boolean): void;
   onExport(): void;
 }
 
@@ -102,9 +104,7 @@ export function EditorToolbar({ save, busy, errorCount, warningCount, live, read
           <button type="button" className="button-secondary" onClick={onPublish} disabled={busy !== null}>
             {busy === 'publish' ? 'Publishing…' : 'Publish'}
           </button>
-          <button type="button" className="button-primary" onClick={onRun} disabled={busy !== null} title="Publishes the flow if it changed, then runs it with the sample input">
-            {busy === 'run' ? 'Starting…' : <><span aria-hidden="true">▶</span> Run</>}
-          </button>
+          {flowId && <TestRunButtons flowId={flowId} busy={busy} onRun={onRun} />}
         </>
       )}
     </div>

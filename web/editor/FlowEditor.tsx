@@ -100,7 +100,7 @@ function LoadedEditor({ flowId, data }: { flowId: string; data: FlowData }) {
           readOnly={readOnly}
           onShowProblems={() => setTab('problems')}
           onPublish={() => void actions.publish()}
-          onRun={() => void actions.run()}
+          onRun={(realServices) => void actions.run(realServices)}
           onExport={() => void actions.exportFlow()}
         />
         {readOnly && <ReadOnlyNote />}

@@ -1,6 +1,6 @@
 /**
- * The toolbar's actions on the whole flow: publish a version, run it with the chosen
- * sample (chosen-sample.ts), export it. Each first saves what is on the canvas, so the action always sees
+ * The toolbar's actions on the whole flow: publish a version, test the draft with the
+ * chosen sample (chosen-sample.ts), export it. Each first saves what is on the canvas, so the action always sees
  * the flow as the person sees it.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -9,10 +9,9 @@ import { navigate } from '../lib/router.ts';
 import { trpc, trpcClient } from '../lib/trpc.ts';
 import { downloadDocument } from './download.ts';
 import { problemsOf } from './problem-details.ts';
-import { draftDiffersFromLive } from './live-status.ts';
 import { placeOf, sampleMistakeOf } from './sample-draft.ts';
 import { chosenSampleNow } from './chosen-sample.ts';
-import { startRun } from './start-run.ts';
+import { startTestRun } from './start-run.ts';
 import type { FlowProblem } from './useStepProblems.ts';
 
 export type Busy = 'publish' | 'run' | 'export' | null;
@@ -84,27 +83,19 @@ export function useFlowActions(flowId: string, flush: () => Promise<void>, onSam
       'This flow cannot be published yet',
     );
 
-  /** Publishes first when the draft differs from the latest version, then opens the new run. */
-  const run = () =>
+  /**
+   * Tests the draft as it is on screen, then opens the test run. Nothing is published: a
+   * test never changes what live events run.
+   */
+  const run = (realServices = false) =>
     guarded(
       'run',
       async () => {
         await flush();
-        const latest = await trpcClient.flows.versions.query({ id: flowId });
-        const newest = latest.reduce((max, version) => Math.max(max, version.version), 0);
-        let changed = newest === 0;
-        if (!changed) {
-          const [draft, published] = await Promise.all([
-            trpcClient.flows.export.query({ id: flowId }),
-            trpcClient.flows.export.query({ id: flowId, version: newest }),
-          ]);
-          changed = draftDiffersFromLive(draft, published);
-        }
-        if (changed) await publishNow();
-        const { runId } = await startRun(flowId, chosenSampleNow().input);
+        const { runId } = await startTestRun(flowId, chosenSampleNow().input, realServices);
         navigate(`/runs/${encodeURIComponent(runId)}`);
       },
-      'The flow could not be run',
+      'The flow could not be tested',
     );
 
   const exportFlow = () =>

@@ -2,6 +2,7 @@
  * The run history on a phone: one card per run with what the table's columns say, so
  * nothing is crushed and the page never scrolls sideways.
  */
+import { RunBadges } from './RunBadges.tsx';
 import { navigate } from '../lib/router.ts';
 import { formatDuration, formatWhen, plural, RUN_STATUS_WORDS, triggerWords } from './run-words.ts';
 import type { RunListItem } from './run-types.ts';
@@ -19,7 +20,7 @@ export function RunCards({ runs, numbers, busy }: { runs: readonly RunListItem[]
             </div>
             <p className="card__title">
               {run.flowName ?? '—'}
-              {run.version !== null && <span className="badge badge--version">v{run.version}</span>}
+              <RunBadges run={run} />
             </p>
             <p className="card__line">{triggerWords(run, numbers)}</p>
             <p className="card__line card__muted">

@@ -3,6 +3,7 @@
  * run number or webhook event id, and live. The list asks for news every second and
  * keeps showing what it has meanwhile, so rows never blink or jump.
  */
+import { RunBadges } from './RunBadges.tsx';
 import '../editor/editor.css';
 import './runs.css';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -20,7 +21,11 @@ import { useUrlState } from './useUrlState.ts';
 const PAGE = 50;
 // The server gives at most 500 runs per request.
 const MAX_SHOWN = 500;
-const FILTER_NAMES = ['status', 'flow', 'q'] as const;
+const FILTER_NAMES = ['status', 'flow', 'q', 'runs'] as const;
+
+// Test runs stay out of history unless asked for.
+const RUN_MODES = { live: 'Live runs', test: 'Test runs', all: 'Live and test runs' } as const;
+type RunMode = keyof typeof RUN_MODES;
 
 export function RunHistory() {
   const [filters, setFilter] = useUrlState(FILTER_NAMES);
@@ -31,14 +36,15 @@ export function RunHistory() {
 
   const status = (RUN_STATUS_FILTERS as readonly string[]).includes(filters.status) ? (filters.status as RunStatus) : undefined;
   const flowId = filters.flow || undefined;
+  const mode: RunMode = filters.runs === 'test' || filters.runs === 'all' ? filters.runs : 'live';
   const flows = useQuery(trpc.flows.list.queryOptions());
   const runs = useQuery({
-    ...trpc.runs.list.queryOptions({ limit, ...(status ? { status } : {}), ...(flowId ? { flowId } : {}), ...(search ? { search } : {}) }),
+    ...trpc.runs.list.queryOptions({ limit, mode, ...(status ? { status } : {}), ...(flowId ? { flowId } : {}), ...(search ? { search } : {}) }),
     refetchInterval: 1000,
     placeholderData: keepPreviousData,
   });
   const flowName = flows.data?.find((flow) => flow.id === flowId)?.name;
-  const filtered = Boolean(status || flowId || search);
+  const filtered = Boolean(status || flowId || search || mode !== 'live');
   const list = runs.data?.runs ?? [];
   // A replay names the run it repeats; that run is usually on the same page.
   const numbers = new Map(list.map((run) => [run.id, run.seq]));
@@ -76,14 +82,22 @@ export function RunHistory() {
             ))}
           </select>
         </label>
+        <label className="filters__field">
+          <span>Show</span>
+          <select value={mode} onChange={(event) => { setFilter('runs', event.target.value === 'live' ? '' : event.target.value); setLimit(PAGE); }} data-testid="runs.mode">
+            {(Object.keys(RUN_MODES) as RunMode[]).map((value) => (
+              <option key={value} value={value}>{RUN_MODES[value]}</option>
+            ))}
+          </select>
+        </label>
         {filtered && (
-          <button type="button" className="link-button" onClick={() => { setSearchText(''); setFilter('status', ''); setFilter('flow', ''); setFilter('q', ''); }}>
+          <button type="button" className="link-button" onClick={() => { setSearchText(''); setFilter('status', ''); setFilter('flow', ''); setFilter('q', ''); setFilter('runs', ''); }}>
             Clear filters
           </button>
         )}
       </div>
 
-      {(status === 'failed' || status === 'needs_review') && !search && (
+      {(status === 'failed' || status === 'needs_review') && !search && mode === 'live' && (
         <BulkRerun key={`${status}:${flowId ?? ''}`} status={status} shown={list.length} {...(flowId ? { flowId } : {})} {...(flowName ? { flowName } : {})} />
       )}
 
@@ -139,7 +153,7 @@ function RunRow({ run, numbers }: { run: RunListItem; numbers: ReadonlyMap<strin
       <td>
         <span className="run-table__flow">
           <span className="run-table__flow-name">{run.flowName ?? '—'}</span>
-          {run.version !== null && <span className="badge badge--version">v{run.version}</span>}
+          <RunBadges run={run} />
         </span>
       </td>
       <td>

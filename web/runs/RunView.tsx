@@ -3,6 +3,7 @@
  * step's status, the timeline, a step's details, and what a person can do next (rerun,
  * replay, decide an unknown outcome).
  */
+import { RunBadges } from './RunBadges.tsx';
 import './runs.css';
 import { skipToken, useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
@@ -57,7 +58,7 @@ function RunLayout({ runId, data, events, timelineLoading }: LayoutProps) {
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [rerunOpen, setRerunOpen] = useState(false);
   const version = useQuery({
-    ...trpc.flows.export.queryOptions(run && run.version !== null ? { id: run.flowId, version: run.version } : skipToken),
+    ...trpc.flows.versionDocument.queryOptions(run ? { versionId: run.versionId } : skipToken),
     staleTime: Infinity,
   });
 
@@ -175,7 +176,7 @@ function RunHeader({ data: { run }, counts, numbers, spans, onRerun }: HeaderPro
           <a className="run-head__flow" href={flowLink} onClick={(event) => { event.preventDefault(); navigate(flowLink); }}>
             {run.flowName ?? 'Flow'}
           </a>
-          {run.version !== null && <span className="badge badge--version">v{run.version}</span>}
+          <RunBadges run={run} />
         </div>
         <p className="run-head__meta">
           <span>{triggerWords(run, numbers)}</span>

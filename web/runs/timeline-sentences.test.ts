@@ -89,6 +89,17 @@ describe('which way a condition went', () => {
   });
 });
 
+describe('a test run answered by a stand-in', () => {
+  it('says the stand-in did it and nothing real was touched', () => {
+    const text = say(event('step.succeeded', 'big', { key: '4417:invoice', output: { status: 200, body: { id: 'ch_1' }, standIn: 'payments' } }));
+    expect(text).toBe('Done by a stand-in — “Big order?” went to the payments stand-in (it honours keys) instead of the real service: nothing real was touched. Its test key 4417:invoice is recorded as done for this test.');
+  });
+
+  it('reads an ordinary answer that happens to have a standIn field of another value as an ordinary success', () => {
+    expect(say(event('step.succeeded', 'big', { output: { standIn: 'bank' } }))).toBe('Done — “Big order?” finished.');
+  });
+});
+
 describe('words that match what happened', () => {
   it('a step recorded as done by a decision is not said to have finished', () => {
     const decided: SentenceContext = { ...context, decision: (nodeId) => (nodeId === 'receipt' ? 'happened' : nodeId === 'invoice' ? 'skip' : undefined) };

@@ -7,6 +7,19 @@ import { conditionOutcome } from './condition-words.ts';
 import { formatDuration, formatShortTime, formatWhen, ordinal, readableMessage, runRef } from './run-words.ts';
 import type { TimelineEntry } from './run-types.ts';
 
+// A test run's side effect is answered by a built-in stand-in (server/engine/test-mode/stand-ins.ts).
+const STAND_IN_WORDS = {
+  payments: 'the payments stand-in (it honours keys)',
+  http: 'the HTTP stand-in',
+  email: 'the mail stand-in',
+  chat: 'the chat stand-in',
+} as const;
+
+function standInOf(output: unknown): keyof typeof STAND_IN_WORDS | null {
+  const name = (output as { standIn?: unknown } | null)?.standIn;
+  return typeof name === 'string' && name in STAND_IN_WORDS ? (name as keyof typeof STAND_IN_WORDS) : null;
+}
+
 export type Tone = 'ok' | 'dedupe' | 'skip' | 'warn' | 'bad' | 'info' | 'wait';
 export type IconName = 'check' | 'shield' | 'skip' | 'question' | 'cross' | 'clock' | 'play' | 'repeat' | 'inbox' | 'copy' | 'alert' | 'flag' | 'recover' | 'queue' | 'stop' | 'retry';
 /** Plain words, or a key shown as code. */
@@ -176,6 +189,15 @@ export function describeEvent(event: TimelineEntry, context: SentenceContext): S
     case 'step.succeeded': {
       const outcome = step?.type === 'condition' ? conditionOutcome((data.output ?? null) as unknown) : null;
       if (outcome) return { title: 'Condition checked', parts: [`“${label}”: ${outcome.sentence}.`], tone: 'ok', icon: 'check' };
+      const standIn = standInOf(data.output);
+      if (standIn) {
+        return {
+          title: 'Done by a stand-in',
+          parts: [`“${label}” went to ${STAND_IN_WORDS[standIn]} instead of the real service: nothing real was touched.${key ? ' Its test key ' : ''}`, ...(key ? [{ code: key }, ' is recorded as done for this test.'] : [])],
+          tone: 'ok',
+          icon: 'check',
+        };
+      }
       return {
         title: 'Done',
         parts: key ? [`“${label}” finished; key `, { code: key }, ' is recorded as done, so it will not be done again.'] : [`“${label}” finished.`],

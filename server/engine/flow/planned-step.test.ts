@@ -47,13 +47,13 @@ describe('claimReference', () => {
   };
 
   it('claims in the step\'s own scope for 30 days by default', () => {
-    expect(claimReference(typed({ key: 'inv-{{ trigger.body.id }}' }), 'flow_1', render)).toEqual({
+    expect(claimReference(typed({ key: 'inv-{{ trigger.body.id }}' }), { flowId: 'flow_1', testScope: null }, render)).toEqual({
       scope: 'flow_1:invoice', key: 'inv-4417', ttlMs: 30 * 86_400_000,
     });
   });
 
   it('uses a shared scope and keep time when the step names them', () => {
-    expect(claimReference(typed({ key: 'inv-{{ trigger.body.id }}', keyScope: 'billing', keyTtl: '2h' }), 'flow_1', render)).toEqual({
+    expect(claimReference(typed({ key: 'inv-{{ trigger.body.id }}', keyScope: 'billing', keyTtl: '2h' }), { flowId: 'flow_1', testScope: null }, render)).toEqual({
       scope: 'billing', key: 'inv-4417', ttlMs: 7_200_000,
     });
   });
