@@ -91,8 +91,18 @@ test.describe('at desktop width', () => {
     await expect(headers).toContainText('Idempotency-Key4418:invoice');
     await expect(page.getByTestId('try-step.body')).toHaveText('{"order": "4418"}');
     await expect(page.getByTestId('try-step.key')).toContainText(`Key 4418:invoice in the scope ${flowId}:invoice, sent to the receiver in the header Idempotency-Key.`);
+    await expect(result).toContainText('A test run from the editor passes test:editor:4418:invoice instead');
     await expect(page.locator('body')).not.toContainText(SECRET_VALUE);
     expect(await seriousFindings(page)).toEqual([]);
+
+    // The payments stand-in honours keys: a second send is answered from its record. (Its
+    // record outlives this flow, so only the repeat is certain to be a repeat.)
+    await page.getByTestId('try-step.send').click();
+    await expect(page.getByTestId('try-step.stand-in')).toContainText('Sent to the payments stand-in (honours keys) with the key test:editor:4418:invoice.');
+    await page.getByTestId('try-step.send').click();
+    await expect(page.getByTestId('try-step.stand-in')).toContainText('It had seen this key before, so it answered from its record and did nothing again');
+    await expect(page.getByTestId('try-step.stand-in')).toContainText('"replayed": true');
+    await expect(page.locator('body')).not.toContainText(SECRET_VALUE);
 
     // The named sample is part of the saved draft.
     await editor.waitSaved();

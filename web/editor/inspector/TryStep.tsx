@@ -6,6 +6,10 @@ import { isDefaultSample, useChosenSample } from '../chosen-sample.ts';
 import { currentDocument, type SelectedStep } from '../useEditorStore.ts';
 
 type Tried = inferRouterOutputs<AppRouter>['steps']['try'];
+type StandInTry = inferRouterOutputs<AppRouter>['steps']['sendToStandIn'];
+
+// Steps that reach something outside Onceflow, each of which has a stand-in.
+const SENDS = new Set(['http.request', 'email.send', 'message.post']);
 type Header = { name: string; value: string };
 
 /**
@@ -17,17 +21,22 @@ type Header = { name: string; value: string };
 export function TryStep({ flowId, node }: { flowId: string; node: SelectedStep }) {
   const chosen = useChosenSample();
   const attempt = useMutation(trpc.steps.try.mutationOptions());
-  const tried = attempt.data;
+  const sending = useMutation(trpc.steps.sendToStandIn.mutationOptions());
+  // The latest of the two answers: sending renders the step again, so it is as new as a try.
+  const sent = sending.data && (!attempt.data || sending.submittedAt >= attempt.submittedAt) ? sending.data : undefined;
+  const tried = sent?.tried ?? attempt.data;
   const sampleWords = isDefaultSample(chosen) ? 'the sample input' : `the sample “${chosen.name}”`;
 
-  const run = () =>
-    attempt.mutate({
-      flowId,
-      nodeId: node.id,
-      ...(isDefaultSample(chosen) ? {} : { sample: chosen.name }),
-      // The canvas as it is now, saved or not.
-      document: currentDocument(),
-    });
+  const input = () => ({
+    flowId,
+    nodeId: node.id,
+    ...(isDefaultSample(chosen) ? {} : { sample: chosen.name }),
+    // The canvas as it is now, saved or not.
+    document: currentDocument(),
+  });
+  const run = () => attempt.mutate(input());
+  const send = () => sending.mutate(input());
+  const error = attempt.error ?? sending.error;
 
   return (
     <section className="try-step" aria-labelledby={`try-${node.id}`} data-testid="try-step">
@@ -41,12 +50,21 @@ export function TryStep({ flowId, node }: { flowId: string; node: SelectedStep }
         Shows what this step would send for {sampleWords}, using what earlier steps gave in the last run started from the editor. Nothing is sent and the
         flow does not run. Secrets show as ••••••.
       </p>
-      {attempt.error && (
+      {error && (
         <p className="field-problem field-problem--error" role="alert">
-          The step could not be tried: {attempt.error.message}
+          The step could not be tried: {error.message}
         </p>
       )}
       {tried && <TriedView tried={tried} />}
+      {tried && SENDS.has(node.type ?? '') && tried.problems.length === 0 && (
+        <div className="try-step__head">
+          <p className="field__hint">Send it to the stand-in a test run would use, to see what it answers. Nothing real is reached.</p>
+          <button type="button" className="button-secondary small" onClick={send} disabled={sending.isPending} data-testid="try-step.send">
+            {sending.isPending ? 'Sending…' : 'Send to its stand-in'}
+          </button>
+        </div>
+      )}
+      {sent && <StandInAnswer sent={sent} />}
     </section>
   );
 }
@@ -119,6 +137,11 @@ function TriedView({ tried }: { tried: Tried }) {
           )}
         </p>
       )}
+      {tried.key && (
+        <p className="try-step__line muted">
+          A test run from the editor passes <code>{tried.key.testKey}</code> instead, so a test never meets a live key.
+        </p>
+      )}
       {tried.decision && (
         <p className="try-step__line" data-testid="try-step.decision">
           {tried.decision}
@@ -129,6 +152,26 @@ function TriedView({ tried }: { tried: Tried }) {
           {JSON.stringify(tried.output, null, 2)}
         </pre>
       )}
+    </div>
+  );
+}
+
+function StandInAnswer({ sent }: { sent: StandInTry }) {
+  if (!sent.standIn) return <p className="try-step__line muted">Nothing was sent: fix what is listed above first.</p>;
+  const { label, repeated, keySent, answer } = sent.standIn;
+  return (
+    <div className="try-step__result" aria-live="polite" data-testid="try-step.stand-in">
+      <p className="try-step__line">
+        Sent to {label}
+        {keySent ? (
+          <>
+            {' '}
+            with the key <code>{keySent}</code>
+          </>
+        ) : null}
+        . {repeated ? 'It had seen this key before, so it answered from its record and did nothing again:' : 'It answered:'}
+      </p>
+      <pre className="try-step__body">{JSON.stringify(answer, null, 2)}</pre>
     </div>
   );
 }
