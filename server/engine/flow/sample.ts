@@ -49,7 +49,7 @@ export function previewKey(
   const stored = node.data.key;
   const text = template ?? (typeof stored === 'string' ? stored : '');
   const sample = buildSampleContext(doc);
-  const lint = lintKeyTemplate(text, sample);
+  const lint = lintKeyTemplate(text, sample, { inLoop: node.parentId !== undefined });
   if (text.trim() === '') return { lint };
   try {
     return { key: renderTemplate(text, sample), lint };
