@@ -17,13 +17,13 @@ const DEFAULT_KEY_TTL = '30d';
 
 /**
  * Renders with `render`, which is strict: a missing path throws. The scope is the
- * step's own (`flowId:nodeId`) unless the person named a shared one (`keyScope`).
+ * step's own (`flowId:nodeId`, the same for every item of a For each) unless the person named a shared one (`keyScope`).
  */
 export function claimReference(step: TypedStep, flowId: string, render: (template: string) => string): ClaimReference {
   const { key, keyScope, keyTtl } = step.data;
   return {
     key: render(key ?? ''),
-    scope: keyScope ? render(keyScope) : `${flowId}:${step.id}`,
+    scope: keyScope ? render(keyScope) : `${flowId}:${step.bodyStepId ?? step.id}`,
     ttlMs: parseDuration(keyTtl || DEFAULT_KEY_TTL),
   };
 }
