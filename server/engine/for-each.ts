@@ -14,6 +14,7 @@
  * elsewhere) lets the others go on; the run parks until the earliest wake-up, and on
  * waking the finished items are skipped.
  */
+import { getMaxListeners, setMaxListeners } from 'node:events';
 import { FOR_EACH } from '../../core/step-kinds.ts';
 import { MissingPathError } from '../../core/templates/render.ts';
 import { UserError } from './errors.ts';
@@ -59,6 +60,8 @@ export async function runForEach(walk: StepWalk, step: TypedStep<'for.each'>, wa
   const concurrency = Math.min(step.data.concurrency ?? FOR_EACH.defaultConcurrency, FOR_EACH.maxConcurrency);
   const stopOnError = (step.data.onItemError ?? 'stop') === 'stop';
   journal.event('step.started', step.id, { items: items.length, concurrency });
+  // Every item in flight listens to the run's abort signal (its HTTP call, its waits).
+  if (getMaxListeners(walk.signal) < concurrency * 2 + 10) setMaxListeners(concurrency * 2 + 10, walk.signal);
 
   const outputs: unknown[] = new Array<unknown>(items.length).fill(null);
   const summary: LoopSummary = { items: items.length, done: 0, duplicates: 0, failed: 0, review: 0, waiting: 0, resumed: 0 };
