@@ -94,6 +94,32 @@ for (const kind of testDatabases()) {
       honouring.behave = () => ({ kind: 'ok' });
     });
 
+    it('a rerun on a newer version runs every item again, and items whose key was done come back as duplicates', async () => {
+      honouring.reset();
+      honouring.behave = (call) => (call.ref === 'V:V-5' ? { kind: 'status', status: 422 } : { kind: 'ok' });
+      const flowId = await engine.publish(loopFlow(honouring.url, { name: 'Versioned loop' }));
+      const failed = await engine.runAndWait(flowId, loopInput('V', 10));
+      expect(failed.status).toBe('failed');
+      honouring.behave = () => ({ kind: 'ok' });
+      // v2 only adds a step after the loop; the body and its key are unchanged.
+      const v2 = loopFlow(honouring.url, { name: 'Versioned loop' });
+      v2.nodes.push({ id: 'tail', type: 'transform', position: { x: 600, y: 0 }, data: { outputs: { done: 'yes' } } } as (typeof v2.nodes)[number]);
+      v2.edges.push({ id: 'e3', source: 'after', target: 'tail' });
+      await engine.services.flows.saveDraft(flowId, v2);
+      expect((await engine.services.flows.publish(flowId)).version).toBe(2);
+
+      await engine.services.runs.rerun(failed.id);
+      const rerun = await engine.waitForRun(failed.id, ['succeeded', 'failed', 'needs_review']);
+      expect(rerun.status).toBe('succeeded');
+      expect(honouring.effects.size).toBe(10);
+      expect([...honouring.effects.values()].every((count) => count === 1)).toBe(true);
+      const { timeline } = await engine.services.runs.get(failed.id);
+      const second = timeline.filter((event) => event.attempt === 2);
+      expect(events(second, 'send@1').map((event) => event.type)).toEqual(['step.started', 'step.duplicate']);
+      expect(events(second, 'send@5').map((event) => event.type)).toEqual(['step.started', 'step.succeeded']);
+      expect(events(second, 'loop', 'step.succeeded')[0]?.data).toMatchObject({ summary: { items: 10, done: 6, duplicates: 4 } });
+    });
+
     it('concurrency 5 is a ceiling the receiver can see', async () => {
       honouring.reset();
       honouring.behave = () => ({ kind: 'slow', delayMs: 30 });
@@ -161,7 +187,7 @@ for (const kind of testDatabases()) {
     it('an empty list runs no item and gives an empty list', async () => {
       honouring.reset();
       const document = loopFlow(honouring.url, { name: 'Empty list' });
-      document.nodes[3]!.data = { outputs: { count: '{{ steps.loop.output }}' } };
+      document.nodes[3]!.data = { outputs: { first: '{{ steps.loop.output }}' } };
       const flowId = await engine.publish(document);
       const run = await engine.runAndWait(flowId, { batch: 'E', items: [] });
       expect(run.status).toBe('succeeded');
