@@ -94,6 +94,11 @@ for (const kind of testDatabases()) {
       const uncertain = (await loadCheckpoints(db, runId)).filter((row) => row.status === 'uncertain');
       expect(uncertain.map((row) => row.nodeId)).toEqual([`send@${item}`]);
 
+      // The run page offers the review of that item, beside the loop's counts.
+      const page = await trpc<{ steps: Array<{ nodeId: string; status: string; loop?: { review: number; done: number } }> }>(restarted.url, 'runs.get', { runId }, 'query');
+      expect(page.steps.filter((step) => step.status === 'uncertain').map((step) => step.nodeId)).toEqual([`send@${item}`]);
+      expect(page.steps.find((step) => step.nodeId === 'loop')?.loop).toMatchObject({ review: 1, done: item - 1 });
+
       // A person says it happened: the rest of the list runs, and no item is called twice.
       await trpc(restarted.url, 'runs.resolve', { runId, nodeId: `send@${item}`, decision: 'happened' });
       const resumed = await waitForStatus(db, runId, ['succeeded', 'failed', 'needs_review']);

@@ -60,6 +60,7 @@ for (const kind of testDatabases()) {
       const replayed = await engine.services.runs.get(again.id);
       expect(replayed.timeline.filter((event) => event.type === 'step.duplicate')).toHaveLength(100);
       expect(events(replayed.timeline, 'loop', 'step.succeeded')[0]?.data).toMatchObject({ summary: { items: 100, done: 0, duplicates: 100 } });
+      expect(replayed.steps.find((step) => step.nodeId === 'loop')?.loop).toMatchObject({ items: 100, done: 0, duplicates: 100, failed: 0 });
     });
 
     it('item 37 of 100 is refused; fixed and rerun, items 1–36 are skipped, 37 acts and 38–100 run', async () => {
@@ -72,6 +73,15 @@ for (const kind of testDatabases()) {
       expect(failed.error).toContain('Item 37 of 100 failed');
       expect(honouring.effects.size).toBe(36);
       expect(honouring.calls.some((call) => call.ref === 'R:R-38')).toBe(false);
+
+      // The run page: the loop's counts, and a page of items each with its own steps.
+      const page = await engine.services.runs.view(failed.id);
+      expect(page.steps.find((step) => step.nodeId === 'loop')?.loop).toMatchObject({ items: 100, done: 36, duplicates: 0, failed: 1, notReached: 63 });
+      const items = await engine.services.runs.loopItems(failed.id, 'loop', 34, 4);
+      expect(items.total).toBe(100);
+      expect(items.items.map((item) => [item.item, item.status])).toEqual([[35, 'succeeded'], [36, 'succeeded'], [37, 'failed'], [38, 'not_reached']]);
+      expect(items.items[2]?.steps[0]).toMatchObject({ nodeId: 'send@37', label: 'Send line — item 37', status: 'failed' });
+      expect(items.items[2]?.steps[0]?.lastError).toContain('422');
 
       refusing = false;
       const callsBefore = honouring.calls.length;
@@ -103,9 +113,9 @@ for (const kind of testDatabases()) {
       honouring.behave = () => ({ kind: 'ok' });
       // v2 only adds a step after the loop; the body and its key are unchanged.
       const v2 = loopFlow(honouring.url, { name: 'Versioned loop' });
-      v2.nodes.push({ id: 'tail', type: 'transform', position: { x: 600, y: 0 }, data: { outputs: { done: 'yes' } } } as (typeof v2.nodes)[number]);
-      v2.edges.push({ id: 'e3', source: 'after', target: 'tail' });
-      await engine.services.flows.saveDraft(flowId, v2);
+      const nodes: unknown[] = [...v2.nodes, { id: 'tail', type: 'transform', position: { x: 600, y: 0 }, data: { outputs: { done: 'yes' } } }];
+      const document = { ...v2, nodes, edges: [...v2.edges, { id: 'e3', source: 'after', target: 'tail' }] };
+      await engine.services.flows.saveDraft(flowId, document);
       expect((await engine.services.flows.publish(flowId)).version).toBe(2);
 
       await engine.services.runs.rerun(failed.id);
