@@ -13,6 +13,7 @@ import type { RunInfo, StepInfo, StepStatus, TimelineEntry } from './run-types.t
 import { renderedInput, triggerOf } from './step-input.ts';
 import { describeEvent, type SentenceContext } from './timeline-sentences.ts';
 import { TimelineIcon } from './TimelineIcon.tsx';
+import { LoopItems } from './LoopItems.tsx';
 
 interface StepDrawerProps {
   step: StepInfo;
@@ -96,6 +97,12 @@ export function StepDrawer({ step, status, node, run, steps, events, context, on
               <dt>Last change</dt>
               <dd>{formatDateTime(step.claim.updatedAt)}</dd>
             </dl>
+          </Section>
+        )}
+
+        {step.loop && (
+          <Section title="Items">
+            <LoopItems runId={run.id} loopId={step.nodeId} loop={step.loop} />
           </Section>
         )}
 
