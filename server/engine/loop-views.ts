@@ -26,6 +26,15 @@ export interface LoopItemView {
   steps: StepView[];
 }
 
+/** A body step on the canvas stands for all its items: any that needs a person or failed shows first. */
+const BODY_STANDING: readonly StepStatus[] = ['uncertain', 'failed', 'waiting', 'running', 'succeeded', 'duplicate', 'skipped', 'not_reached'];
+
+function bodyStepStatus(node: FlowNode, items: number, records: IndexedRecords): StepStatus {
+  const seen = new Set<StepStatus>();
+  for (let item = 1; item <= items; item++) seen.add(stepView({ ...node, id: `${node.id}@${item}` }, records).status);
+  return BODY_STANDING.find((status) => seen.has(status)) ?? 'not_reached';
+}
+
 /** An item stands as its most telling step: a person's review first, a step not reached last. */
 const STANDING: readonly StepStatus[] = ['uncertain', 'failed', 'waiting', 'running', 'duplicate', 'succeeded', 'skipped', 'not_reached'];
 
@@ -111,9 +120,14 @@ export function uncertainItemSteps(document: FlowDocument, records: IndexedRecor
  * steps waiting for review (the page shows a review panel for each).
  */
 export function stepViewsWithLoops(document: FlowDocument, records: IndexedRecords): Array<StepView & { loop?: LoopSummaryView }> {
+  const loops = new Map<string, LoopSummaryView>();
+  for (const node of document.nodes) if (node.type === FOR_EACH.type) loops.set(node.id, loopSummary(document, node.id, records));
   const views: Array<StepView & { loop?: LoopSummaryView }> = document.nodes.map((node) => {
     const view = stepView(node, records);
-    return node.type === FOR_EACH.type ? { ...view, loop: loopSummary(document, node.id, records) } : view;
+    const loop = loops.get(node.id);
+    if (loop) return { ...view, loop };
+    const items = node.parentId === undefined ? undefined : loops.get(node.parentId)?.items;
+    return items === undefined ? view : { ...view, status: bodyStepStatus(node, items, records) };
   });
   return [...views, ...uncertainItemSteps(document, records)];
 }

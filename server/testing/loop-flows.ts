@@ -31,7 +31,7 @@ export function loopFlow(receiverUrl: string, options: LoopFlowOptions = {}) {
         },
       },
       {
-        id: 'send', type: 'http.request', parentId: 'loop', position: { x: 20, y: 40 },
+        id: 'send', type: 'http.request', parentId: 'loop', position: { x: 0, y: 160 },
         data: {
           label: 'Send line', sideEffect: true, key: '{{ trigger.body.batch }}:{{ item.sku }}',
           ...(options.keyHeader === false ? {} : { receiverKeyHeader: 'Idempotency-Key' }),

@@ -154,7 +154,8 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 
 function Json({ value, empty }: { value: unknown; empty: string }) {
   if (value === null || value === undefined) return <p className="muted">{empty}</p>;
-  return <pre className="json">{typeof value === 'string' ? value : JSON.stringify(value, null, 2)}</pre>;
+  // Focusable, so a long value (a loop's list) can be scrolled from the keyboard.
+  return <pre className="json" tabIndex={0}>{typeof value === 'string' ? value : JSON.stringify(value, null, 2)}</pre>;
 }
 
 function RunLink({ id, current, numbers }: { id: string; current: string; numbers: ReadonlyMap<string, number> }) {
