@@ -69,6 +69,10 @@ export async function runForEach(walk: StepWalk, step: TypedStep<'for.each'>, wa
   const reviews: ItemEnding[] = [];
   const waits: ItemEnding[] = [];
   const bodyOptions: WalkOptions = { roots: body.roots };
+  let next = 0;
+  // Set by a failed or uncertain item (with `onItemError: stop`): no new item starts.
+  let stopped = false;
+  let thrown: { error: unknown } | undefined;
 
   const runItem = async (index: number): Promise<void> => {
     const position = index + 1;
@@ -103,9 +107,6 @@ export async function runForEach(walk: StepWalk, step: TypedStep<'for.each'>, wa
 
   // Lanes take the next item until the list is done or something stops the loop; an item
   // in flight always finishes, so each claim it won is recorded.
-  let next = 0;
-  let stopped = false;
-  let thrown: { error: unknown } | undefined;
   const lane = async () => {
     while (!stopped && !thrown && next < items.length) {
       const index = next++;
