@@ -63,7 +63,7 @@ export function previewKey(
     if (cause instanceof UserError) return { error: cause.message, lint: [] };
     throw cause;
   }
-  const lint = lintKeyTemplate(text, sample, { samples: keySamples(doc), confirmed: keyConfirmed(node.data, text) });
+  const lint = lintKeyTemplate(text, sample, { samples: keySamples(doc), confirmed: keyConfirmed(node.data, text), inLoop: node.parentId !== undefined });
   if (text.trim() === '') return { lint };
   try {
     return { key: renderTemplate(text, sample), lint };
