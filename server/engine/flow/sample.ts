@@ -5,6 +5,7 @@ import { MissingPathError, renderTemplate, type RenderContext } from '../../../c
 import type { FlowDocument } from './document.ts';
 import { stepRef } from './problems.ts';
 import { DEFAULT_SAMPLE_NAME, findSample } from './samples.ts';
+import { keyConfirmed, keySamples } from './key-samples.ts';
 
 /**
  * Previews in the editor: what a template gives for one of the flow's samples (the
@@ -62,7 +63,7 @@ export function previewKey(
     if (cause instanceof UserError) return { error: cause.message, lint: [] };
     throw cause;
   }
-  const lint = lintKeyTemplate(text, sample);
+  const lint = lintKeyTemplate(text, sample, { samples: keySamples(doc), confirmed: keyConfirmed(node.data, text) });
   if (text.trim() === '') return { lint };
   try {
     return { key: renderTemplate(text, sample), lint };
