@@ -4,13 +4,8 @@ import { TemplateSyntaxError } from '../../../core/templates/parse.ts';
 import { MissingPathError, renderTemplate, renderValue, type RenderContext } from '../../../core/templates/render.ts';
 import type { FlowDocument } from './document.ts';
 import { stepRef } from './problems.ts';
-<<<<<<< HEAD
 import { keyConfirmed, keySamples } from './key-samples.ts';
 import { DEFAULT_SAMPLE_NAME, findSample } from './samples.ts';
-=======
-import { DEFAULT_SAMPLE_NAME, findSample } from './samples.ts';
-import { keyConfirmed, keySamples } from './key-samples.ts';
->>>>>>> i16-samples
 
 /**
  * Previews in the editor: what a template gives for one of the flow's samples (the
@@ -68,12 +63,8 @@ export function previewKey(
     if (cause instanceof UserError) return { error: cause.message, lint: [] };
     throw cause;
   }
-<<<<<<< HEAD
   sample = withFirstItem(doc, node.parentId, sample);
   const lint = lintKeyTemplate(text, sample, { samples: keySamples(doc), confirmed: keyConfirmed(node.data, text), inLoop: node.parentId !== undefined });
-=======
-  const lint = lintKeyTemplate(text, sample, { samples: keySamples(doc), confirmed: keyConfirmed(node.data, text) });
->>>>>>> i16-samples
   if (text.trim() === '') return { lint };
   try {
     return { key: renderTemplate(text, sample), lint };
