@@ -69,6 +69,15 @@ for (const kind of testDatabases()) {
       expect(failedSentences(report, 'keys')[0]).toContain('changes on every attempt');
     }, PROOF_LIMIT_MS);
 
+    it('fails a key that renders the same for two different samples, naming both', async () => {
+      const report = await prove({
+        ...oneStep('colliding key', { key: '{{ trigger.body.order.total }}:invoice' }),
+        samples: [{ name: 'order 4418', input: { order: { id: '4418', total: 120 } } }, { name: 'refund', input: { order: { id: '4419', total: 75 } } }],
+      });
+      expect(report.status).toBe('failed');
+      expect(failedSentences(report, 'keys')).toEqual([expect.stringContaining('its key renders 120:invoice for both “Sample input” and “order 4418”: two different events would share one key')]);
+    }, PROOF_LIMIT_MS);
+
     it('fails a side-effect step without a key', async () => {
       const report = await prove(oneStep('no key', {}));
       expect(report.status).toBe('failed');
