@@ -55,9 +55,9 @@ export function ProveButton({ flowId, busy }: { flowId: string; busy: Busy }) {
       setFailure(error instanceof Error ? error.message : String(error));
     }
   };
+  // One column, so the crowded toolbar gains no width: the button, and under it the note.
   return (
-    <>
-      <ChangedSinceProof flowId={flowId} />
+    <span className="prove-it">
       <button
         type="button"
         className="button-secondary"
@@ -68,7 +68,8 @@ export function ProveButton({ flowId, busy }: { flowId: string; busy: Busy }) {
       >
         {start.isPending ? 'Proving…' : 'Prove it'}
       </button>
+      <ChangedSinceProof flowId={flowId} />
       {failure && <span className="proof-start-error" role="alert">Could not prove it: {failure}</span>}
-    </>
+    </span>
   );
 }
