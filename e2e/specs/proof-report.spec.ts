@@ -40,8 +40,12 @@ test('Prove it on a gallery template: every check passes, the flow list shows it
     const badge = flowList.rows().filter({ hasText: name }).getByTestId('flow-list.proof');
     await expect(badge).toContainText(/^v1 proven on \S+ \S+/);
 
-    // A change to the draft after the proof is said beside Publish, and in the list.
+    // The Versions tab marks the live version proven.
     await editor.open(flowId);
+    await page.getByRole('tab', { name: 'Versions' }).click();
+    await expect(page.getByTestId('versions.item').first().getByTestId('versions.proven')).toHaveText(/^Proven on \S+ \S+$/);
+
+    // A change to the draft after the proof is said beside Publish.
     await editor.node('http.request').click();
     await editor.keyField().fill('{{ trigger.body.order.id }}:invoice-again');
     await expect(editor.saveStatus()).toHaveText('Saved');
