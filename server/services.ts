@@ -7,15 +7,17 @@ import { mkdirSync } from 'node:fs';
 import type { Logger } from 'pino';
 import { createCrashPoints } from './engine/crash-points.ts';
 import { flowService, type FlowService } from './engine/flow-service.ts';
+import { summariseKeyChanges } from './engine/publish-guard.ts';
 import { PlanCache } from './engine/flow-plan.ts';
 import type { FlowDocument } from './engine/flow/document.ts';
 import { createNetworkPolicy } from './engine/network-policy.ts';
 import { runService, type RunService } from './engine/run-service.ts';
 import { testRunService, type TestRunService } from './engine/test-mode/test-runs.ts';
 import { proofService, type ProofService } from './engine/test-mode/proof-service.ts';
+import { probeLauncher } from './engine/test-mode/probe-launcher.ts';
 import { DEFAULT_ENGINE_CONFIG, type EngineConfig } from './engine/step-runtime.ts';
 import { systemClock, type Clock } from './engine/types.ts';
-import { createWorker, RUNS_CHANNEL, type Worker } from './engine/worker.ts';
+import { createWorker, RUNS_CHANNEL, type Worker, type WorkerOptions } from './engine/worker.ts';
 import { inboxService, type InboxService } from './engine/inbox-service.ts';
 import { createScheduler } from './engine/scheduler.ts';
 import { createSweeper } from './engine/sweeper.ts';
@@ -58,7 +60,7 @@ export interface Services {
   /** Creates and starts a worker sharing this process's database, with the scheduler and sweeper beside it. */
   startWorker(options?: { concurrency?: number }): Worker;
   /** Creates (does not start) a bare worker: tests and benchmarks drive it themselves. */
-  createWorker(options?: { concurrency?: number }): Worker;
+  createWorker(options?: { concurrency?: number; lease?: WorkerOptions['lease'] }): Worker;
   /** Wakes this process's worker, if any, when a run was queued. */
   nudge(): void;
   close(): Promise<void>;
@@ -104,7 +106,20 @@ export async function createServices(env: Env, givenLog?: Logger): Promise<Servi
   // The masker learns every stored value before anything is written.
   await loadSecrets().catch((error: unknown) => log.warn({ err: error }, 'stored secrets cannot be read, so they cannot be masked yet'));
   const runs = runService({ db, flows: store, plans, clock, onQueued: nudge });
-  const flows = flowService(store, clock.now, (dayStart, weekStart) => flowRunStats(db, dayStart, weekStart));
+  const flows = flowService(
+    store,
+    clock.now,
+    (dayStart, weekStart) => flowRunStats(db, dayStart, weekStart),
+    (flowId, live, draft) => summariseKeyChanges(db, flowId, live, draft),
+  );
+  // The proof's probe opens this same database and secrets in a process of its own.
+  const probe = probeLauncher({
+    DATABASE_URL: env.databaseUrl, ONCEFLOW_DATA_DIR: env.dataDir, ONCEFLOW_SECRET_KEY: env.ONCEFLOW_SECRET_KEY, HOST: env.HOST,
+    ONCEFLOW_HTTP_ALLOW: env.ONCEFLOW_HTTP_ALLOW, ONCEFLOW_LEASE_MS: String(env.ONCEFLOW_LEASE_MS), ONCEFLOW_POLL_MS: '20',
+    ONCEFLOW_SANDBOX: 'false', ONCEFLOW_LOG_LEVEL: 'error',
+  });
+  const proofs = proofService({ db, flows, store, runs, clock, log, probe, nudge });
+  stoppers.push(() => proofs.stop());
   const stepServices = {
     network,
     mask: (text: string) => masker.text(text),
@@ -113,10 +128,10 @@ export async function createServices(env: Env, givenLog?: Logger): Promise<Servi
     }),
   };
 
-  const makeWorker = (options: { concurrency?: number } = {}) => {
+  const makeWorker = (options: { concurrency?: number; lease?: WorkerOptions['lease'] } = {}) => {
     const worker = createWorker(
       { db, clock, log, config, crash, services: stepServices },
-      { concurrency: options.concurrency ?? env.ONCEFLOW_WORKER_CONCURRENCY, pollMs: env.ONCEFLOW_POLL_MS, plans, loadSecrets },
+      { concurrency: options.concurrency ?? env.ONCEFLOW_WORKER_CONCURRENCY, pollMs: env.ONCEFLOW_POLL_MS, plans, loadSecrets, ...(options.lease ? { lease: options.lease } : {}) },
     );
     workers.push(worker);
     return worker;
@@ -131,7 +146,7 @@ export async function createServices(env: Env, givenLog?: Logger): Promise<Servi
     flows,
     runs,
     tests: testRunService({ db, flows, runs }),
-    proofs: proofService({ db, flows, store, runs, clock, log }),
+    proofs,
     inbox: inboxService({ db, flows: store, runs }),
     pause: flowPauseService({ db, clock, onQueued: nudge }),
     secrets,

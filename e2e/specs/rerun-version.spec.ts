@@ -101,6 +101,9 @@ test('a key changed between versions: the preview warns, a second click confirms
   await editor.keyField().fill('{{ trigger.body.order.id }}:inv');
   await editor.waitSaved();
   await editor.publish();
+  // Publish first says what the new key means for past events, then needs a confirmation.
+  await expect(editor.keyChangesDialog()).toContainText('1 past event would get a new key');
+  await editor.confirmKeyChanges();
   await expect(editor.notice()).toContainText('Published version 2');
 
   await runPage.open(runId);
@@ -164,7 +167,8 @@ test('rerun all failed runs on the fixed version: the choice of version, a warni
   const invoice = fixed.nodes.find((node) => node.id === 'invoice') as { data: { key: string } };
   invoice.data.key = '{{ trigger.body.order.id }}:inv';
   await trpcCall(request, 'flows.saveDraft', { id: flowId, document: fixed });
-  await trpcCall(request, 'flows.publish', { id: flowId });
+  // The key change is deliberate, so the publish confirms it.
+  await trpcCall(request, 'flows.publish', { id: flowId, confirmKeyChanges: true });
 
   await page.goto(`/runs?flow=${flowId}`);
   await page.getByLabel('Status').selectOption('failed');

@@ -61,12 +61,12 @@ export const COMMANDS: Command[] = [
     name: 'import',
     help: [
       ['import <file> [--json]', 'import a flow document; prints its id and webhook URLs'],
-      ['import <file> --flow <flowId> [--json]', 'publish the file as the next version of an existing flow'],
+      ['import <file> --flow <flowId> [--yes] [--json]', 'publish the file as the next version of an existing flow (--yes confirms changed keys)'],
     ],
-    run: ({ positionals, option, json }) => {
+    run: ({ positionals, option, rest, json }) => {
       const file = need(positionals[0], 'Name the flow file to import: onceflow import <file>.');
       const flowId = option('flow');
-      return flowId ? importAsNextVersion(createClient(), file, flowId, json) : importFlow(createClient(), file, json);
+      return flowId ? importAsNextVersion(createClient(), file, flowId, json, rest.includes('--yes')) : importFlow(createClient(), file, json);
     },
   },
   {

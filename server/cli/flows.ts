@@ -37,15 +37,38 @@ export async function importFlow(client: Client, path: string, json: boolean): P
 /**
  * `import <file> --flow <flowId>`: the file becomes the flow's draft and is published as its
  * next version, so a fix can be scripted (any unsaved draft in the editor is replaced).
+ * When the file changes a side-effect step's key, what that means for past events is
+ * printed first, and only `--yes` publishes it (exit 1 otherwise, the draft kept).
  */
-export async function importAsNextVersion(client: Client, path: string, flowId: string, json: boolean): Promise<number> {
+export async function importAsNextVersion(client: Client, path: string, flowId: string, json: boolean, yes = false): Promise<number> {
   const document = readJsonFile(path);
   await client.flows.saveDraft.mutate({ id: flowId, document });
-  const result = await client.flows.publish.mutate({ id: flowId });
+  const changes = await client.flows.keyChanges.query({ id: flowId });
+  if (changes.steps.length > 0) {
+    // On stderr, so --json output stays one document.
+    for (const line of keyChangeLines(changes)) console.error(line);
+    if (!yes) {
+      console.error('Not published. The draft is saved; run the command again with --yes to publish with the new keys.');
+      return 1;
+    }
+  }
+  const result = await client.flows.publish.mutate({ id: flowId, confirmKeyChanges: yes });
   if (json) console.log(JSON.stringify({ id: flowId, version: result.version, problems: result.problems }, null, 2));
   else console.log(`Published ${flowId} as version ${result.version}.`);
   for (const problem of result.problems) if (!json) console.error(`warning: ${problem.message}`);
   return 0;
+}
+
+type KeyChanges = Awaited<ReturnType<Client['flows']['keyChanges']['query']>>;
+
+function keyChangeLines(changes: KeyChanges): string[] {
+  const lines = [`This version changes idempotency keys (compared over ${changes.events} past events of version ${changes.liveVersion}):`];
+  for (const step of changes.steps) {
+    lines.push(`  ${step.label}: ${step.live.key} → ${step.draft.key}${step.draft.keyScope !== step.live.keyScope ? ` (scope ${step.live.keyScope ?? 'this step'} → ${step.draft.keyScope ?? 'this step'})` : ''}`);
+    for (const sentence of step.sentences) lines.push(`    ${sentence}`);
+    for (const example of step.examples) lines.push(`    e.g. ${example.from} → ${example.to}`);
+  }
+  return lines;
 }
 
 export async function exportFlow(client: Client, flowId: string, version?: number): Promise<void> {

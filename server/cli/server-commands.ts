@@ -55,3 +55,4 @@ export async function runMigrate(): Promise<void> {
     await db.close();
   }
 }
+

@@ -4,10 +4,12 @@
  */
 import { newHookId, newId } from '../ids.ts';
 import type { FlowStore } from '../store/flows.ts';
+import type { FlowVersionRow } from '../store/types.ts';
 import { NotFoundError, UserError } from './errors.ts';
 import { flowDocumentSchema, type FlowDocument } from './flow/document.ts';
 import { readImport } from './flow/import-check.ts';
 import { previewKey, validateFlow, type FlowProblem } from './flow/validate.ts';
+import type { KeyChangeStep, KeyChangeSummary } from './publish-guard.ts';
 
 const TRIGGER_KINDS = new Set(['trigger.manual', 'trigger.webhook', 'trigger.schedule']);
 
@@ -37,24 +39,71 @@ function parseDraft(document: unknown): { flow: FlowDocument; problems: FlowProb
   return { flow: result.flow ?? shaped.data, problems: result.problems };
 }
 
+/** Thrown when a publish changes keys and the person has not confirmed it; `details` is the summary. */
+export class KeyChangeNotConfirmedError extends UserError {
+  override name = 'KeyChangeNotConfirmedError';
+  constructor(readonly summary: KeyChangeSummary) {
+    const steps = summary.steps.map((step) => `${step.label}: ${step.sentences[0] ?? ''}`).join(' ');
+    super(
+      `This version changes the idempotency key of ${summary.steps.length === 1 ? 'a step' : `${summary.steps.length} steps`}. ${steps} ` +
+        'Look at what changes, then publish again and confirm the key change.',
+      { details: summary },
+    );
+  }
+}
+
+/** The key changes a person confirmed, as recorded on the version. */
+export interface ConfirmedKeyChanges {
+  confirmedBy: string;
+  confirmedAt: number;
+  fromVersion: number | null;
+  events: number;
+  steps: Array<Pick<KeyChangeStep, 'nodeId' | 'label' | 'changed' | 'unchanged' | 'liveFailed' | 'draftFailed'>>;
+}
+
+export type KeyChangeLookup = (flowId: string, live: { version: number; document: FlowDocument } | null, draft: FlowDocument) => Promise<KeyChangeSummary>;
+
+const noKeyChanges: KeyChangeLookup = async (_flowId, live) => ({ liveVersion: live?.version ?? null, events: 0, limit: 0, steps: [] });
+
 export type RunStatsLookup = (dayStart: number, weekStart: number) => Promise<Map<string, { runsToday: number; failuresToday: number; duplicatesThisWeek: number }>>;
 
-export function flowService(store: FlowStore, clock: () => number = Date.now, runStats: RunStatsLookup = async () => new Map()) {
+export function flowService(
+  store: FlowStore,
+  clock: () => number = Date.now,
+  runStats: RunStatsLookup = async () => new Map(),
+  keyChanges: KeyChangeLookup = noKeyChanges,
+) {
   async function requireFlow(id: string) {
     const flow = await store.get(id);
     if (!flow) throw new NotFoundError(`There is no flow with id ${id}; it may have been deleted.`);
     return flow;
   }
 
-  async function publishDocument(flowId: string, flow: FlowDocument, by: string) {
+  /** What the draft's key changes mean for past events, against the latest published version. */
+  async function summariseDraft(flowId: string, draft: FlowDocument): Promise<KeyChangeSummary> {
+    const latest = await store.latestVersion(flowId);
+    const live = latest ? { version: latest.version, document: JSON.parse(latest.document) as FlowDocument } : null;
+    return keyChanges(flowId, live, draft);
+  }
+
+  async function publishDocument(flowId: string, flow: FlowDocument, by: string, confirmKeyChanges = false) {
     const result = validateFlow(flow);
     if (!result.ok || !result.flow) throw new InvalidFlowError(result.problems, 'This flow cannot be published yet');
+    const summary = await summariseDraft(flowId, result.flow);
+    if (summary.steps.length > 0 && !confirmKeyChanges) throw new KeyChangeNotConfirmedError(summary);
+    const confirmed: ConfirmedKeyChanges | null = summary.steps.length === 0 ? null : {
+      confirmedBy: by,
+      confirmedAt: clock(),
+      fromVersion: summary.liveVersion,
+      events: summary.events,
+      steps: summary.steps.map(({ nodeId, label, changed, unchanged, liveFailed, draftFailed }) => ({ nodeId, label, changed, unchanged, liveFailed, draftFailed })),
+    };
     const existing = new Map((await store.triggers(flowId)).map((trigger) => [trigger.nodeId, trigger]));
     const triggers = result.flow.nodes
       .filter((node) => TRIGGER_KINDS.has(node.type))
       .map((node) => ({ nodeId: node.id, kind: node.type, hookId: existing.get(node.id)?.hookId ?? newHookId() }));
     const version = await store.publish(
-      { id: newId('ver'), flowId, document: JSON.stringify(result.flow), createdAt: clock(), createdBy: by },
+      { id: newId('ver'), flowId, document: JSON.stringify(result.flow), createdAt: clock(), createdBy: by, keyChanges: confirmed && JSON.stringify(confirmed) },
       triggers,
     );
     return { version, problems: result.problems };
@@ -63,13 +112,17 @@ export function flowService(store: FlowStore, clock: () => number = Date.now, ru
   return {
     /**
      * The draft as it is now, kept for test runs: never live, so testing never publishes.
-     * Refused, like a publish, while the draft has problems to fix.
+     * Refused, like a publish, while the draft has problems to fix — except problems of
+     * keys: a test (and a proof) is how a person sees what a weak key would do.
      */
     async snapshotDraftForTest(id: string, by = 'admin') {
       const row = await requireFlow(id);
-      const result = validateFlow(JSON.parse(row.draft) as FlowDocument);
-      if (!result.ok || !result.flow) throw new InvalidFlowError(result.problems, 'This flow cannot be tested yet');
-      return store.snapshotForTest({ id: newId('ver'), flowId: id, document: JSON.stringify(result.flow), createdAt: clock(), createdBy: by });
+      const draft: unknown = JSON.parse(row.draft);
+      const result = validateFlow(draft);
+      const blocking = result.problems.filter((problem) => problem.severity === 'error' && problem.field !== 'key');
+      const parsed = result.flow ?? (blocking.length === 0 ? flowDocumentSchema.safeParse(draft).data : undefined);
+      if (!parsed) throw new InvalidFlowError(blocking.length > 0 ? blocking : result.problems, 'This flow cannot be tested yet');
+      return store.snapshotForTest({ id: newId('ver'), flowId: id, document: JSON.stringify(parsed), createdAt: clock(), createdBy: by });
     },
 
     /** Flows with today's runs and failures and the duplicates stopped in the last 7 days. */
@@ -91,7 +144,7 @@ export function flowService(store: FlowStore, clock: () => number = Date.now, ru
         updatedAt: row.updatedAt,
         draft,
         problems: validateFlow(draft).problems,
-        versions: versions.map(({ document: _document, ...version }) => version),
+        versions: versions.map(versionView),
         triggers,
       };
     },
@@ -113,15 +166,25 @@ export function flowService(store: FlowStore, clock: () => number = Date.now, ru
       return { problems };
     },
 
-    async publish(id: string, by = 'admin') {
+    /** Refused with KeyChangeNotConfirmedError when the draft changes a key and `confirmKeyChanges` is not set. */
+    async publish(id: string, by = 'admin', options: { confirmKeyChanges?: boolean } = {}) {
       const row = await requireFlow(id);
-      const { version, problems } = await publishDocument(id, JSON.parse(row.draft) as FlowDocument, by);
+      const { version, problems } = await publishDocument(id, JSON.parse(row.draft) as FlowDocument, by, options.confirmKeyChanges);
       return { versionId: version.id, version: version.version, problems };
+    },
+
+    /** What publishing the draft would mean for past events' keys (no steps: nothing to confirm). */
+    async keyChanges(id: string): Promise<KeyChangeSummary> {
+      const row = await requireFlow(id);
+      const result = validateFlow(JSON.parse(row.draft));
+      // A draft that cannot be published has no key changes to show; publishing says why.
+      if (!result.flow) return noKeyChanges(id, null, JSON.parse(row.draft) as FlowDocument);
+      return summariseDraft(id, result.flow);
     },
 
     async versions(id: string) {
       await requireFlow(id);
-      return (await store.versions(id)).map(({ document: _document, ...version }) => version);
+      return (await store.versions(id)).map(versionView);
     },
 
     /**
@@ -172,6 +235,11 @@ export function flowService(store: FlowStore, clock: () => number = Date.now, ru
       if (!(await store.delete(id))) throw new NotFoundError(`There is no flow with id ${id}; it may have been deleted.`);
     },
   };
+}
+
+/** A version as lists show it: without its document, with any confirmed key change read. */
+function versionView({ document: _document, keyChanges, ...version }: FlowVersionRow) {
+  return { ...version, keyChanges: keyChanges === null ? null : (JSON.parse(keyChanges) as ConfirmedKeyChanges) };
 }
 
 export type FlowService = ReturnType<typeof flowService>;

@@ -16,7 +16,7 @@ import { failRun } from './run-endings.ts';
 import { ClaimFencedError, LeaseLostError, RunCancelledError, RunJournal } from './run-journal.ts';
 import { createRenderer, masked, type EngineDeps, type StepExecution, type StepResult } from './step-runtime.ts';
 import { stepKind } from './steps/registry.ts';
-import { servicesForRun } from './test-mode/perform.ts';
+import { performStep, servicesForRun } from './test-mode/perform.ts';
 import type { StepKind } from './steps/types.ts';
 import { collectSecretValues, MissingPathError, type RenderContext } from '../../core/templates/render.ts';
 import type { CheckpointRow, RunRow } from './types.ts';
@@ -164,7 +164,8 @@ async function runPlainStep(step: StepExecution, kind: StepKind, prepared: unkno
   const { node, journal, deps } = step;
   const context = { policy: retryPolicy(node, deps.config), sideEffect: false, honoursKey: false, onUncertain: 'review' } as const;
   for (let attempt = 1; ; attempt++) {
-    const outcome = await kind.execute(prepared, { runId: journal.run.id, flowId: step.flowId, nodeId: node.id, now: deps.clock.now, previous, signal: step.signal, services: deps.services });
+    // A test's calls go to the stand-ins, marked as side effects or not (test-mode/perform.ts).
+    const outcome = await performStep(step, kind, prepared, { runId: journal.run.id, flowId: step.flowId, nodeId: node.id, now: deps.clock.now, previous, signal: step.signal, services: deps.services });
     const decision = decideOutcome(outcome, { ...context, attempt });
     switch (decision.action) {
       case 'record': {

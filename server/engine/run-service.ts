@@ -11,6 +11,7 @@ import type { FlowStore } from '../store/flows.ts';
 import { currentAttemptStarts } from '../store/attempt-starts.ts';
 import { stepCounts } from '../store/run-stats.ts';
 import { getRun, insertRun, listRuns, transitionRun, type NewRun } from '../store/runs.ts';
+import { holdForProbe } from '../store/probe-runs.ts';
 import { eventsAfter, readStepTraces } from '../store/run-page.ts';
 import { deleteCheckpoint, insertEvents, listEvents, loadCheckpoints, upsertCheckpoints } from '../store/timeline.ts';
 import { NotFoundError, UserError } from './errors.ts';
@@ -44,9 +45,14 @@ export function runService({ db, flows, plans, clock, onQueued }: RunServiceDeps
     return run;
   }
 
-  async function enqueue(run: NewRun) {
-    const seq = await db.transaction((tx) => insertRun(tx, run));
-    onQueued();
+  /** `forProbe`: created held for a proof's probe process (store/probe-runs.ts), which alone takes it. */
+  async function enqueue(run: NewRun, forProbe = false) {
+    const seq = await db.transaction(async (tx) => {
+      const number = await insertRun(tx, run);
+      if (forProbe) await holdForProbe(tx, run.id);
+      return number;
+    });
+    if (!forProbe) onQueued();
     return { runId: run.id, seq };
   }
 
@@ -55,7 +61,7 @@ export function runService({ db, flows, plans, clock, onQueued }: RunServiceDeps
      * Runs the latest published version with a manual trigger; a test run names the
      * version it tests (a snapshot of the draft, test-mode/test-runs.ts) and its test.
      */
-    async start(input: { flowId: string; input?: unknown; by?: string; versionId?: string; test?: { scope: string; targets: TestTargets } }) {
+    async start(input: { flowId: string; input?: unknown; by?: string; versionId?: string; test?: { scope: string; targets: TestTargets }; forProbe?: boolean }) {
       const version = input.versionId ? await flows.version(input.versionId) : await flows.latestVersion(input.flowId);
       if (!version) {
         const flow = await flows.get(input.flowId);
@@ -76,7 +82,7 @@ export function runService({ db, flows, plans, clock, onQueued }: RunServiceDeps
         createdAt: clock.now(),
         createdBy: input.by ?? 'admin',
         ...(input.test ? { test: input.test } : {}),
-      });
+      }, input.forProbe === true);
     },
 
     /** Test runs are left out unless `mode` asks for them. */

@@ -11,7 +11,7 @@
 import { hostname } from 'node:os';
 import { newId } from '../ids.ts';
 import { extendClaimLease } from '../store/claims.ts';
-import { heartbeatRuns, leaseRuns, releaseRunLease } from '../store/runs.ts';
+import { heartbeatRuns, leaseRuns, releaseRunLease, type LeaseRequest } from '../store/runs.ts';
 import { cancelledAmong } from '../store/run-cancel.ts';
 import { announceWorker, retireWorker } from '../store/workers.ts';
 import type { PlanCache } from './flow-plan.ts';
@@ -31,6 +31,8 @@ export interface WorkerOptions {
   loadSecrets(): Promise<Record<string, string>>;
   /** Lets the process wake the worker as soon as a run is queued. */
   onIdle?: () => void;
+  /** Which runs it takes (default: any leasable run); a proof's probe takes one held run. */
+  lease?: (request: LeaseRequest) => Promise<RunRow[]>;
 }
 
 /** The channel on which PostgreSQL wakes idle workers when a run is queued. */
@@ -154,7 +156,8 @@ export function createWorker(base: Omit<EngineDeps, 'claims'>, options: WorkerOp
       // When busy, lease in batches: one statement per finished run would cost more than the run.
       if (free > 0 && (free >= batch || active.size === 0)) {
         try {
-          leased = await leaseRuns(db, { workerId: id, limit: free, leaseMs: config.leaseMs, now: clock.now() });
+          const request = { workerId: id, limit: free, leaseMs: config.leaseMs, now: clock.now() };
+          leased = await (options.lease ? options.lease(request) : leaseRuns(db, request));
         } catch (error) {
           log.warn({ err: error }, 'leasing runs failed; retrying');
         }

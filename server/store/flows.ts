@@ -9,6 +9,9 @@ import { FLOW_COLUMNS, FLOW_VERSION_COLUMNS, toFlow, toFlowVersion } from './row
 import { deleteTriggers, listTriggers, upsertTriggers } from './triggers.ts';
 import type { FlowRow, FlowSummaryRow, FlowVersionRow, TriggerRow } from './types.ts';
 
+/** A version to publish; `keyChanges` only when the publish confirmed changed keys. */
+export type NewFlowVersion = Omit<FlowVersionRow, 'version' | 'keyChanges'> & { keyChanges?: string | null };
+
 export function flowStore(db: Db) {
   return {
     async list(): Promise<FlowSummaryRow[]> {
@@ -82,14 +85,14 @@ export function flowStore(db: Db) {
      * turns), so each numbers after the one before; the unique (flow, version) index
      * stays the last word.
      */
-    async publish(version: Omit<FlowVersionRow, 'version'>, triggers: Omit<TriggerRow, 'flowId'>[]): Promise<FlowVersionRow> {
+    async publish(version: NewFlowVersion, triggers: Omit<TriggerRow, 'flowId'>[]): Promise<FlowVersionRow> {
       return db.transaction(async (tx) => {
         if (tx.dialect === 'postgresql') await tx.get(`SELECT id FROM flows WHERE id = ? FOR UPDATE`, [version.flowId]);
         const row = await tx.get(
-          `INSERT INTO flow_versions (id, flow_id, version, document, created_at, created_by)
-           SELECT ?, ?, COALESCE(MAX(version), 0) + 1, ?, CAST(? AS BIGINT), ? FROM flow_versions WHERE flow_id = ? AND version > 0
+          `INSERT INTO flow_versions (id, flow_id, version, document, created_at, created_by, key_changes)
+           SELECT ?, ?, COALESCE(MAX(version), 0) + 1, ?, CAST(? AS BIGINT), ?, ? FROM flow_versions WHERE flow_id = ? AND version > 0
            RETURNING ${FLOW_VERSION_COLUMNS}`,
-          [version.id, version.flowId, version.document, version.createdAt, version.createdBy, version.flowId],
+          [version.id, version.flowId, version.document, version.createdAt, version.createdBy, version.keyChanges ?? null, version.flowId],
         );
         await upsertTriggers(tx, version.flowId, triggers, version.createdAt);
         return toFlowVersion(row!);
@@ -101,7 +104,7 @@ export function flowStore(db: Db) {
      * never live (no trigger, webhook, schedule or version list sees it) and never changes.
      * The same document tested again reuses its snapshot.
      */
-    async snapshotForTest(version: Omit<FlowVersionRow, 'version'>): Promise<FlowVersionRow> {
+    async snapshotForTest(version: NewFlowVersion): Promise<FlowVersionRow> {
       return db.transaction(async (tx) => {
         if (tx.dialect === 'postgresql') await tx.get(`SELECT id FROM flows WHERE id = ? FOR UPDATE`, [version.flowId]);
         const same = await tx.get(

@@ -108,7 +108,7 @@ export function toFlow(row: Row): FlowRow {
   };
 }
 
-export const FLOW_VERSION_COLUMNS = 'id, flow_id, version, document, created_at, created_by';
+export const FLOW_VERSION_COLUMNS = 'id, flow_id, version, document, created_at, created_by, key_changes';
 
 export function toFlowVersion(row: Row): FlowVersionRow {
   return {
@@ -118,6 +118,7 @@ export function toFlowVersion(row: Row): FlowVersionRow {
     document: row.document as string,
     createdAt: Number(row.created_at),
     createdBy: row.created_by as string,
+    keyChanges: (row.key_changes as string | null) ?? null,
   };
 }
 

@@ -123,6 +123,8 @@ export interface FlowVersionRow {
   document: string;
   createdAt: number;
   createdBy: string;
+  /** JSON text of the key changes confirmed at publish; null when the version changed no key. */
+  keyChanges: string | null;
 }
 
 /** A trigger as flows show it: the hook id is the webhook URL's last part. */

@@ -21,7 +21,12 @@ export const flowsRouter = router({
   saveDraft: procedure
     .input(z.object({ id: idText('The flow id'), document }))
     .mutation(({ ctx, input }) => ctx.services.flows.saveDraft(input.id, input.document)),
-  publish: procedure.input(flowId).mutation(({ ctx, input }) => ctx.services.flows.publish(input.id, ctx.user)),
+  // A publish that changes a side-effect step's key is refused until confirmKeyChanges is set (see keyChanges).
+  publish: procedure
+    .input(flowId.extend({ confirmKeyChanges: z.boolean().optional() }))
+    .mutation(({ ctx, input }) => ctx.services.flows.publish(input.id, ctx.user, { confirmKeyChanges: input.confirmKeyChanges })),
+  /** What publishing the draft would mean for the keys of past events. */
+  keyChanges: procedure.input(flowId).query(({ ctx, input }) => ctx.services.flows.keyChanges(input.id)),
   versions: procedure.input(flowId).query(({ ctx, input }) => ctx.services.flows.versions(input.id)),
   import: procedure
     .input(z.object({ document }))

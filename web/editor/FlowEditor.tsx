@@ -9,6 +9,7 @@ import { Canvas } from './Canvas.tsx';
 import { saveCanvas } from './draft-saves.ts';
 import { EditorToolbar } from './EditorToolbar.tsx';
 import { Palette } from './Palette.tsx';
+import { PublishKeyChangesDialog } from './PublishKeyChangesDialog.tsx';
 import { LockCanvas, ReadOnlyNote, useNarrowScreen } from './read-only.tsx';
 import { clearSampleDraft } from './sample-draft.ts';
 import { SidePanel, type PanelTab } from './SidePanel.tsx';
@@ -16,6 +17,7 @@ import { useAutosave, useSavingDraft } from './useAutosave.ts';
 import { dispatch, selectFlowId, selectSelectedId, useEditorStore } from './useEditorStore.ts';
 import { useFlowActions, type Notice } from './useFlowActions.ts';
 import { useLiveStatus } from './useLiveStatus.ts';
+import type { VersionSummary } from './VersionList.tsx';
 import { groupProblemsByStep, StepProblemsContext, withoutStepName } from './useStepProblems.ts';
 
 /** The editor of one flow, at /flows/<flowId>. */
@@ -62,7 +64,7 @@ export function FlowEditor({ flowId }: { flowId: string }) {
 
 interface FlowData {
   problems: Parameters<typeof groupProblemsByStep>[0];
-  versions: Array<{ id: string; version: number; createdAt: number; createdBy: string }>;
+  versions: VersionSummary[];
   triggers: Array<{ hookId: string; nodeId: string }>;
 }
 
@@ -110,6 +112,14 @@ function LoadedEditor({ flowId, data }: { flowId: string; data: FlowData }) {
             <LockCanvas locked={readOnly} />
             <Canvas />
             {actions.notice && <NoticeBanner notice={actions.notice} onClose={actions.dismiss} />}
+            {actions.keyChanges && (
+              <PublishKeyChangesDialog
+                summary={actions.keyChanges}
+                busy={actions.busy === 'publish'}
+                onConfirm={() => void actions.confirmKeyChanges()}
+                onClose={actions.cancelKeyChanges}
+              />
+            )}
           </div>
           <SidePanel flowId={flowId} tab={tab} onTab={setTab} problems={data.problems} versions={data.versions} hookIds={hookIds} readOnly={readOnly} />
         </div>

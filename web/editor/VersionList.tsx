@@ -10,9 +10,15 @@ export interface VersionSummary {
   version: number;
   createdAt: number;
   createdBy: string;
+  /** Set when publishing this version changed keys and someone confirmed it. */
+  keyChanges?: { confirmedBy: string; steps: Array<{ label: string; changed: number }> } | null;
 }
 
 const formatDateTime = dateFormat({ dateStyle: 'medium', timeStyle: 'short' });
+
+function keyChangeWords(steps: Array<{ label: string; changed: number }>): string {
+  return steps.map((step) => `${step.label} (${step.changed === 1 ? '1 past event' : `${step.changed} past events`} with new keys)`).join(', ');
+}
 
 /** Published versions, newest first, with who published them and when. */
 export function VersionList({ flowId, versions }: { flowId: string; versions: readonly VersionSummary[] }) {
@@ -44,6 +50,11 @@ export function VersionList({ flowId, versions }: { flowId: string; versions: re
               <div className="muted">
                 Published by {version.createdBy} · {formatDateTime(version.createdAt)}
               </div>
+              {version.keyChanges && (
+                <div className="version-list__key-change" data-testid="versions.key-change">
+                  Key change confirmed by {version.keyChanges.confirmedBy}: {keyChangeWords(version.keyChanges.steps)}
+                </div>
+              )}
             </div>
             <button type="button" className="button-secondary small" onClick={() => void exportVersion(version.version)} aria-label={`Export version ${version.version}`}>
               Export

@@ -12,6 +12,7 @@ import { problemsOf } from './problem-details.ts';
 import { placeOf, sampleMistakeOf } from './sample-draft.ts';
 import { startTestRun } from './start-run.ts';
 import { useEditorStore } from './useEditorStore.ts';
+import type { KeyChangeSummary } from './PublishKeyChangesDialog.tsx';
 import type { FlowProblem } from './useStepProblems.ts';
 
 export type Busy = 'publish' | 'run' | 'export' | null;
@@ -35,6 +36,8 @@ export function useFlowActions(flowId: string, flush: () => Promise<void>, onSam
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState<Busy>(null);
   const [notice, setNotice] = useState<Notice | null>(null);
+  // Set while the publish waits for the person to confirm changed keys.
+  const [keyChanges, setKeyChanges] = useState<KeyChangeSummary | null>(null);
   const publishMutation = useMutation(trpc.flows.publish.mutationOptions());
 
   const refresh = () =>
@@ -43,8 +46,8 @@ export function useFlowActions(flowId: string, flush: () => Promise<void>, onSam
       queryClient.invalidateQueries({ queryKey: trpc.flows.list.queryKey() }),
     ]);
 
-  async function publishNow(): Promise<number> {
-    const result = await publishMutation.mutateAsync({ id: flowId });
+  async function publishNow(confirmKeyChanges = false): Promise<number> {
+    const result = await publishMutation.mutateAsync({ id: flowId, confirmKeyChanges });
     await refresh();
     return result.version;
   }
@@ -77,8 +80,25 @@ export function useFlowActions(flowId: string, flush: () => Promise<void>, onSam
       'publish',
       async () => {
         await flush();
+        const summary = await trpcClient.flows.keyChanges.query({ id: flowId });
+        if (summary.steps.length > 0) {
+          setKeyChanges(summary);
+          return;
+        }
         const version = await publishNow();
         setNotice({ tone: 'success', title: `Published version ${version}`, detail: 'New runs use this version. Runs already under way finish on the version they started with.' });
+      },
+      'This flow cannot be published yet',
+    );
+
+  /** The second click of a publish that changes keys. */
+  const confirmKeyChanges = () =>
+    guarded(
+      'publish',
+      async () => {
+        const version = await publishNow(true);
+        setKeyChanges(null);
+        setNotice({ tone: 'success', title: `Published version ${version}`, detail: 'The new keys apply from now on; your confirmation is recorded on the version.' });
       },
       'This flow cannot be published yet',
     );
@@ -108,5 +128,5 @@ export function useFlowActions(flowId: string, flush: () => Promise<void>, onSam
       'The flow could not be exported',
     );
 
-  return { busy, notice, dismiss: () => setNotice(null), publish, run, exportFlow };
+  return { busy, notice, dismiss: () => setNotice(null), publish, run, exportFlow, keyChanges, confirmKeyChanges, cancelKeyChanges: () => setKeyChanges(null) };
 }

@@ -19,6 +19,8 @@ const PREVIEW_DELAY_MS = 300;
 const ORIGIN = { x: 0, y: 0 };
 const labelOf = (step: SelectedStep) => (typeof step.data.label === 'string' ? step.data.label : undefined);
 
+const confirmedOf = (step: SelectedStep) => (typeof step.data.keyConfirmed === 'string' ? { keyConfirmed: step.data.keyConfirmed } : {});
+
 export function useKeyPreview(flowId: string, node: SelectedStep, template: string) {
   const meta = useEditorStore(selectMeta);
   // Follows step settings (labels), not positions: dragging a step sends no new preview.
@@ -31,7 +33,8 @@ export function useKeyPreview(flowId: string, node: SelectedStep, template: stri
       name: meta.name || 'Flow',
       ...(meta.sampleInput === undefined ? {} : { sampleInput: meta.sampleInput }),
       nodes: [
-        { id: node.id, type: 'trigger.manual', position: ORIGIN, data: { label: labelOf(node) } },
+        // A confirmed key text travels along, so the preview drops the problem it settles.
+        { id: node.id, type: 'trigger.manual', position: ORIGIN, data: { label: labelOf(node), ...confirmedOf(node) } },
         ...named.map((step) => ({ id: step.id, type: 'transform', position: ORIGIN, data: { label: labelOf(step), outputs: { value: '' } } })),
       ],
       edges: [],

@@ -47,6 +47,8 @@ export const commonStepFields = {
   sideEffect: z.boolean().optional(),
   key: z.string().optional(),
   keyScope: z.string().optional(),
+  // The key text a person confirmed when its fields are missing from the samples.
+  keyConfirmed: z.string().optional(),
   // (default: 30 days)
   keyTtl: duration(fieldLabel('', 'keyTtl'), false).optional(),
   retry: retrySchema.optional(),

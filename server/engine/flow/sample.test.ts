@@ -55,7 +55,17 @@ describe('previewKey', () => {
     expect(preview.error).toBe(
       'The sample input has no field "order.id", so "trigger.body.order.id" cannot be shown. Add it to the sample input to see the key.',
     );
-    expect(preview.lint).toEqual([]);
+    // The same gap is a problem of the key until someone confirms real events carry the field.
+    expect(preview.lint.map((lint) => [lint.code, lint.severity])).toEqual([['key_field_missing', 'error']]);
+  });
+
+  it('drops the missing-field problem once that exact key text is confirmed', () => {
+    const confirmed = flow({ order: {} });
+    const invoice = confirmed.nodes.find((node) => node.id === 'invoice')!;
+    invoice.data.keyConfirmed = 'inv-{{ trigger.body.order.id }}';
+    expect(previewKey(confirmed, 'invoice').lint).toEqual([]);
+    // Editing the key un-confirms it.
+    expect(previewKey(confirmed, 'invoice', 'inv-{{ trigger.body.order.ref }}').lint.map((lint) => lint.code)).toEqual(['key_field_missing']);
   });
 
   it('explains a flow without a sample input', () => {

@@ -3,6 +3,7 @@ import { TemplateSyntaxError } from '../../../core/templates/parse.ts';
 import { MissingPathError, renderTemplate, type RenderContext } from '../../../core/templates/render.ts';
 import type { FlowDocument } from './document.ts';
 import { stepRef } from './problems.ts';
+import { keyConfirmed, keySamples } from './key-samples.ts';
 
 /**
  * Previews in the editor: what a template gives for the flow's sample input, which
@@ -49,7 +50,7 @@ export function previewKey(
   const stored = node.data.key;
   const text = template ?? (typeof stored === 'string' ? stored : '');
   const sample = buildSampleContext(doc);
-  const lint = lintKeyTemplate(text, sample);
+  const lint = lintKeyTemplate(text, sample, { samples: keySamples(doc), confirmed: keyConfirmed(node.data, text) });
   if (text.trim() === '') return { lint };
   try {
     return { key: renderTemplate(text, sample), lint };

@@ -7,6 +7,8 @@ import { fieldLabel } from './field-labels.ts';
 import { NODE_DATA_SCHEMAS, isNodeType } from './node-types.ts';
 import { dataIssueToProblem, fieldPath, stepName, stepRef, type FlowProblem } from './problems.ts';
 import type { LooseFlow, LooseNode } from './validate-graph.ts';
+import type { NamedContext } from '../templates/weak-keys.ts';
+import { keyConfirmed, keySamples } from './key-samples.ts';
 
 /**
  * Checks of each step's settings: required fields per kind, template syntax and the
@@ -15,13 +17,14 @@ import type { LooseFlow, LooseNode } from './validate-graph.ts';
 
 const CONTEXT_ROOTS: readonly string[] = ['trigger', 'steps', 'flow', 'secrets', 'run', 'now'];
 
-// Not rendered, so free text.
-const NOT_TEMPLATES: readonly string[] = ['label', 'description'];
+// Not rendered, so free text (keyConfirmed holds the key text a person confirmed).
+const NOT_TEMPLATES: readonly string[] = ['label', 'description', 'keyConfirmed'];
 
 export function checkSteps(flow: LooseFlow, sample: RenderContext): FlowProblem[] {
   const problems: FlowProblem[] = [];
   const ids = new Set(flow.nodes.map((node) => node.id));
   const seen = new Set<string>();
+  const samples = keySamples(flow);
   const reversed = {
     nodes: flow.nodes,
     edges: flow.edges.map((edge) => ({ ...edge, source: edge.target, target: edge.source })),
@@ -39,7 +42,7 @@ export function checkSteps(flow: LooseFlow, sample: RenderContext): FlowProblem[
       problems.push(...checkTemplate(flow, node, field, text, ids, before));
     }
     if (node.type === 'trigger.webhook') problems.push(...checkEventId(node));
-    if (isNodeType(node.type) && isSideEffectStep(node)) problems.push(...checkKey(node, sample));
+    if (isNodeType(node.type) && isSideEffectStep(node)) problems.push(...checkKey(node, sample, samples));
   }
   return problems;
 }
@@ -123,7 +126,7 @@ function checkEventId(node: LooseNode): FlowProblem[] {
   return problems;
 }
 
-function checkKey(node: LooseNode, sample: RenderContext): FlowProblem[] {
+function checkKey(node: LooseNode, sample: RenderContext, samples: readonly NamedContext[]): FlowProblem[] {
   const key = node.data.key;
   const step = stepName(node);
   if (key === undefined || key === null) {
@@ -142,7 +145,7 @@ function checkKey(node: LooseNode, sample: RenderContext): FlowProblem[] {
   }
   // A key of the wrong type is a shape problem of the step's settings.
   if (typeof key !== 'string') return [];
-  return lintKeyTemplate(key, sample)
+  return lintKeyTemplate(key, sample, { samples, confirmed: keyConfirmed(node.data, key) })
     .filter((lint) => lint.code !== 'template_syntax') // already reported for the field
     .map((lint) => ({ ...lint, nodeId: node.id, field: 'key', message: `${step}: ${lint.message}` }));
 }

@@ -28,6 +28,9 @@ export const delayStep: StepKind<'delay', DelayPlan> = {
   async execute(plan, io) {
     const previous = io.previous?.status === 'waiting' ? (io.previous.output as { until?: number } | null) : null;
     const until = previous?.until ?? plan.until ?? io.now() + (plan.forMs ?? 0);
+    if (io.services.skipDelays && until > io.now()) {
+      return { kind: 'succeeded', output: { waitedUntil: new Date(io.now()).toISOString(), skippedInTest: true, wouldWaitUntil: new Date(until).toISOString() } };
+    }
     if (until <= io.now()) return { kind: 'succeeded', output: { waitedUntil: new Date(until).toISOString() } };
     return { kind: 'wait', until, output: { until }, message: `Waiting until ${new Date(until).toISOString()}.` };
   },

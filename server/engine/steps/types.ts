@@ -57,6 +57,8 @@ export interface StepServices {
    * (default: nothing is hidden).
    */
   mask?(text: string): string;
+  /** A test run does not wait out its delays: it notes the wait and goes on (test-mode/perform.ts). */
+  skipDelays?: boolean;
   /** Applies an entity state transition (state.transition steps). */
   transitionEntity?(request: EntityTransitionRequest): Promise<EntityTransitionResult>;
 }

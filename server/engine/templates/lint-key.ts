@@ -1,6 +1,7 @@
 import { NonRetriableError } from '../errors.ts';
 import { TemplateSyntaxError, templatePaths } from '../../../core/templates/parse.ts';
 import { MissingPathError, renderTemplate, type RenderContext } from '../../../core/templates/render.ts';
+import { missingKeyFields, weakIdentity, type NamedContext } from './weak-keys.ts';
 
 /**
  * Checks an idempotency-key template before it is saved (DESIGN.md §4). A key must be
@@ -42,7 +43,14 @@ const MESSAGES = {
     'This key contains invisible control characters (such as line breaks) once filled in. Use ids or plain words.',
 } as const;
 
-export function lintKeyTemplate(template: string, sample?: RenderContext): KeyLint[] {
+export interface KeyLintOptions {
+  /** The flow's samples: a key field one of them lacks is a problem (none given: not checked). */
+  samples?: readonly NamedContext[];
+  /** The person confirmed that real events carry the fields the samples lack. */
+  confirmed?: boolean;
+}
+
+export function lintKeyTemplate(template: string, sample?: RenderContext, options: KeyLintOptions = {}): KeyLint[] {
   if (template.trim() === '') return [error('key_empty')];
 
   let paths: string[][];
@@ -63,6 +71,8 @@ export function lintKeyTemplate(template: string, sample?: RenderContext): KeyLi
   if (paths.some((path) => path[0] === 'trigger' && (path[1] === 'receivedAt' || path.length === 1))) {
     lints.push({ severity: 'warning', code: 'key_uses_received_at', message: MESSAGES.key_uses_received_at });
   }
+  if (usesData) lints.push(...weakIdentity(template));
+  if (options.samples && !options.confirmed) lints.push(...missingKeyFields(template, options.samples));
 
   if (sample) {
     let rendered: string | undefined;

@@ -13,7 +13,7 @@ import { testScoped } from './test-scope.ts';
 
 export async function performStep(step: StepExecution, kind: StepKind, prepared: unknown, io: StepIO): Promise<StepOutcome> {
   const { run } = step.journal;
-  if (run.testTargets === 'stand-ins') {
+  if (run.testTargets === 'stand-ins' && !onlyReads(step, prepared)) {
     const delivered = await deliverToStandIn(step.deps.db, step.deps.clock.now(), {
       stepType: step.node.type,
       request: masked(kind.describe(prepared), step.secretValues) as Record<string, unknown>,
@@ -27,10 +27,28 @@ export async function performStep(step: StepExecution, kind: StepKind, prepared:
   return kind.execute(prepared, io);
 }
 
-/** The services a run's steps use: a test run's entities are kept apart from live ones. */
+/**
+ * A GET (or HEAD) reads, so a test may make it for real: later steps need what it reads.
+ * Every other call goes to a stand-in in a test, marked as a side effect or not — a POST
+ * someone forgot to mark would otherwise really be sent.
+ */
+function onlyReads(step: StepExecution, prepared: unknown): boolean {
+  if (step.node.type !== 'http.request') return false;
+  const method = (prepared as { method?: unknown }).method;
+  return method === 'GET' || method === 'HEAD';
+}
+
+/**
+ * The services a run's steps use. A test run's entities are kept apart from live ones,
+ * and it does not wait out its delays (a follow-up "in 2 days" is tested now).
+ */
 export function servicesForRun(services: StepServices, run: Pick<RunRow, 'testScope'>): StepServices {
   const transition = services.transitionEntity;
   const { testScope } = run;
-  if (testScope === null || !transition) return services;
-  return { ...services, transitionEntity: (request) => transition({ ...request, scope: testScoped({ testScope }, request.scope) }) };
+  if (testScope === null) return services;
+  return {
+    ...services,
+    skipDelays: true,
+    ...(transition ? { transitionEntity: (request) => transition({ ...request, scope: testScoped({ testScope }, request.scope) }) } : {}),
+  };
 }

@@ -17,7 +17,7 @@ import { proofFingerprint } from './proof-fingerprint.ts';
 import { PROOF_CHECKS, type ProofReport } from './proof-report.ts';
 import { runProofChecks, type ProverDeps } from './prove.ts';
 
-export interface ProofServiceDeps extends Omit<ProverDeps, 'snapshot'> {
+export interface ProofServiceDeps extends Omit<ProverDeps, 'snapshot' | 'signal'> {
   db: Db;
   flows: FlowService;
   store: FlowStore;
@@ -29,6 +29,8 @@ const reportOf = (row: ProofRow): ProofReport => ({ ...(row.report as ProofRepor
 export function proofService(deps: ProofServiceDeps) {
   const { db, flows, store, clock } = deps;
   const running = new Map<string, Promise<void>>();
+  // Stopping the process ends proofs in flight (their runs need the worker that stops too).
+  const stopping = new AbortController();
 
   async function save(report: ProofReport) {
     await updateProof(db, report.id, { status: report.status, report, finishedAt: report.finishedAt });
@@ -48,7 +50,7 @@ export function proofService(deps: ProofServiceDeps) {
         createdAt: clock.now(), finishedAt: null, createdBy: by, error: null,
       };
       await insertProof(db, { id, flowId, versionId: version.id, fingerprint: report.fingerprint, status: 'running', report, createdAt: report.createdAt, finishedAt: null, createdBy: by });
-      const work = runProofChecks({ ...deps, snapshot: { version, document } }, report, save, options.sample)
+      const work = runProofChecks({ ...deps, snapshot: { version, document }, signal: stopping.signal }, report, save, options.sample)
         .then(async (finished) => save({ ...finished, status: finished.checks.every((check) => check.passed) ? 'passed' : 'failed', finishedAt: clock.now() }))
         .catch(async (error: unknown) => {
           deps.log.error({ err: error, proofId: id }, 'proof could not be carried out');
@@ -99,8 +101,14 @@ export function proofService(deps: ProofServiceDeps) {
       return new Map(rows.map((row) => [row.flowId, { id: row.id, status: row.status, finishedAt: row.finishedAt, fingerprint: row.fingerprint }]));
     },
 
-    /** Waits for the proofs this process is running (tests, shutdown). */
+    /** Waits for the proofs this process is running. */
     async settle(): Promise<void> {
+      await Promise.all(running.values());
+    },
+
+    /** Ends the proofs in flight; their reports say they could not finish. */
+    async stop(): Promise<void> {
+      stopping.abort(new Error('the server stopped while the proof was running'));
       await Promise.all(running.values());
     },
   };

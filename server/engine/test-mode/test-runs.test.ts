@@ -131,7 +131,8 @@ for (const kind of testDatabases()) {
       const flow = await server.services.flows.get(flowId);
       const draft = { ...flow.draft, nodes: flow.draft.nodes.map((node) => node.id === 'effect' ? { ...node, data: { ...node.data, keyScope: 'test:editor' } } : node) };
       await server.services.flows.saveDraft(flowId, draft);
-      await server.services.flows.publish(flowId);
+      // The scope changes against v1, so the publish confirms the key change.
+      await server.services.flows.publish(flowId, 'admin', { confirmKeyChanges: true });
       const live = await postJson(await hookUrl(server, flowId), { id: 'reserved' });
       const run = await waitForRunStatus(server, live.body.runId as string);
       expect(run.status).toBe('failed');

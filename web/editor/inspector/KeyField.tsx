@@ -47,9 +47,25 @@ export function KeyField({ step, flowId }: { step: StepEditor; flowId: string })
             <li key={item.code} className={`key-lint__item key-lint__item--${item.severity}`}>
               <strong>{item.severity === 'error' ? 'Fix this: ' : 'Worth knowing: '}</strong>
               {item.message}
+              {item.code === 'key_field_missing' && (
+                <div className="key-lint__confirm">
+                  <button
+                    type="button"
+                    className="button-secondary small"
+                    data-testid="key.confirm-fields"
+                    // Stores the exact text confirmed: editing the key asks again.
+                    onClick={() => step.update((data) => ({ ...data, keyConfirmed: template }))}
+                  >
+                    This field will be there in real events
+                  </button>
+                </div>
+              )}
             </li>
           ))}
         </ul>
+      )}
+      {template.trim() !== '' && step.data.keyConfirmed === template && (
+        <p className="field__hint" data-testid="key.confirmed">You confirmed that real events carry the fields this key uses, though the sample input lacks some.</p>
       )}
       {suggestions.length > 0 && (
         <div className="key-suggestions">
