@@ -56,7 +56,7 @@ describe('onceflow prove', () => {
     expect(proved.stdout).toMatch(/^Proven: “Order paid → invoice → receipt email” with the sample “.+” passed every check \(5\)\./);
     expect(proved.stdout).toMatch(/^Passed — Twice in a row: .+/m);
     expect(proved.stdout).toMatch(/^Passed — Ten at once: .+/m);
-    expect(proved.stdout).toMatch(/^ {2}✓ “.+”: .+/m);
+    expect(proved.stdout).toMatch(/^ {2}✓ “Create invoice” acted once.+/m);
     expect(proved.stdout).not.toContain('FAILED');
     expect(proved.stdout).toContain(`${server.url}/flows/${flowId}/proofs/proof`);
     expect(proved.stderr).toMatch(/^Checking: Twice in a row… \(1 of 5\)\n {2}passed\n/m);
@@ -88,7 +88,7 @@ describe('onceflow prove', () => {
     expect(proved.code).toBe(1);
     expect(proved.stdout).toMatch(/^Not proven: “Unmarked POST” with the sample “.+” failed \d of 5 checks\./);
     expect(proved.stdout).toMatch(/^FAILED — Keys checked on the samples: .+/m);
-    expect(proved.stdout).toMatch(/^ {2}✗ “.+”: .+/m);
+    expect(proved.stdout).toMatch(/^ {2}✗ .*“Create invoice”.+/m);
   });
 
   it('refuses an unknown flow in a sentence', async () => {

@@ -23,7 +23,8 @@ export function proofReportText(report: ProofReport, serverUrl: string): string 
   else lines.push(`Not proven: ${on} failed ${failed} of ${report.checks.length} ${report.checks.length === 1 ? 'check' : 'checks'}.`);
   for (const check of report.checks) {
     lines.push('', `${check.passed ? 'Passed' : 'FAILED'} — ${check.title}: ${check.summary}`);
-    for (const step of check.steps) lines.push(`  ${step.passed ? '✓' : '✗'} “${step.label}”: ${step.sentence}`);
+    // Most sentences name their step already ("“Create invoice” acted once").
+    for (const step of check.steps) lines.push(`  ${step.passed ? '✓' : '✗'} ${step.sentence.includes(step.label) ? '' : `“${step.label}”: `}${step.sentence}`);
     if (check.runIds.length > 0) lines.push(`  Test runs: ${check.runIds.map((id) => `${serverUrl}/runs/${id}`).join(' ')}`);
   }
   lines.push('', `Report: ${serverUrl}/flows/${report.flowId}/proofs/${report.id}`);

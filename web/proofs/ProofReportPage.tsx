@@ -64,13 +64,13 @@ function Report({ report }: { report: ProofReport }) {
               <span className="proof-check__mark">{check.passed ? 'Passed' : 'Failed'}</span>
               {check.title}
             </h2>
-            <p>{check.summary}</p>
+            <p><Emphasised text={check.summary} /></p>
             {check.steps.length > 0 && (
               <ul className="proof-steps" aria-label={`Steps in “${check.title}”`}>
                 {check.steps.map((step) => (
                   <li key={step.nodeId}>
                     <span className={`proof-steps__mark proof-steps__mark--${step.passed ? 'passed' : 'failed'}`} aria-label={step.passed ? 'Passed' : 'Failed'}>{step.passed ? '✓' : '✗'}</span>
-                    <span><strong>{step.label}</strong>: {step.sentence}</span>
+                    <span>{step.sentence.includes(step.label) ? null : <><strong>{step.label}</strong>: </>}<Emphasised text={step.sentence} /></span>
                   </li>
                 ))}
               </ul>
@@ -95,6 +95,11 @@ function Report({ report }: { report: ProofReport }) {
       </ol>
     </>
   );
+}
+
+/** The report's sentences name buttons as *Try again*: shown in italics, as the README does. */
+function Emphasised({ text }: { text: string }) {
+  return <>{text.split(/\*([^*]+)\*/).map((part, index) => (index % 2 === 1 ? <em key={index}>{part}</em> : part))}</>;
 }
 
 const formatShort = dateFormat({ dateStyle: 'medium', timeStyle: 'short' });
