@@ -32,29 +32,30 @@ export function proofReportText(report: ProofReport, serverUrl: string): string 
 }
 
 /**
- * Follows a proof on stderr: "Checking: Ten at once… (2 of 5)", then whether it passed.
+ * Follows a proof on stderr: "Checking: Ten at once… (2 of 5)", then "✓ Ten at once passed".
  * Every check gets both lines, even one that began and ended between two looks.
  */
 async function followProof(client: Client, proofId: string, timeoutMs: number): Promise<ProofReport> {
   const deadline = Date.now() + timeoutMs;
   const announced = new Set<string>();
   const finished = new Set<string>();
-  const announce = (title: string, position: number, total: number) => {
+  // Numbered in the order they are seen: some checks run beside others.
+  const announce = (title: string, total: number) => {
     if (announced.has(title)) return;
     announced.add(title);
-    process.stderr.write(`Checking: ${title}… (${position} of ${total})\n`);
+    process.stderr.write(`Checking: ${title}… (${announced.size} of ${total})\n`);
   };
   for (let pause = 50; ; pause = Math.min(pause * 2, 500)) {
     const report = await client.proofs.get.query({ proofId });
-    const { total, current, done } = report.progress;
-    report.checks.forEach((check, index) => {
-      if (finished.has(check.title)) return;
-      announce(check.title, index + 1, total);
+    const { total, current } = report.progress;
+    for (const check of report.checks) {
+      if (finished.has(check.title)) continue;
+      announce(check.title, total);
       finished.add(check.title);
-      process.stderr.write(`  ${check.passed ? 'passed' : 'FAILED'}\n`);
-    });
+      process.stderr.write(`  ${check.passed ? '✓' : '✗'} ${check.title} ${check.passed ? 'passed' : 'FAILED'}\n`);
+    }
     if (report.status !== 'running') return report;
-    if (current) announce(checkTitle(current), Math.min(done + 1, total), total);
+    if (current) announce(checkTitle(current), total);
     if (Date.now() > deadline) throw new UserError(`The proof ${proofId} is still running; follow it at /flows/${report.flowId}/proofs/${proofId}.`);
     await new Promise((resolve) => setTimeout(resolve, pause));
   }
