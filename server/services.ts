@@ -12,6 +12,7 @@ import { PlanCache } from './engine/flow-plan.ts';
 import type { FlowDocument } from './engine/flow/document.ts';
 import { createNetworkPolicy } from './engine/network-policy.ts';
 import { runService, type RunService } from './engine/run-service.ts';
+import { stepTryService, type StepTryService } from './engine/step-try.ts';
 import { testRunService, type TestRunService } from './engine/test-mode/test-runs.ts';
 import { proofService, type ProofService } from './engine/test-mode/proof-service.ts';
 import { probeLauncher } from './engine/test-mode/probe-launcher.ts';
@@ -51,6 +52,8 @@ export interface Services {
   /** Pausing and resuming flows (engine/flow-pause.ts). */
   pause: FlowPauseService;
   secrets: SecretService;
+  /** Try this step: a step of the draft rendered against a sample, without a run (engine/step-try.ts). */
+  stepTry: StepTryService;
   /** Where this server answers, once it listens (templates point their sandbox calls here). */
   publicUrl?: string;
   /** Built-in stand-in receivers; on by default on loopback, else only with ONCEFLOW_SANDBOX=1. */
@@ -150,6 +153,7 @@ export async function createServices(env: Env, givenLog?: Logger): Promise<Servi
     inbox: inboxService({ db, flows: store, runs }),
     pause: flowPauseService({ db, clock, onQueued: nudge }),
     secrets,
+    stepTry: stepTryService({ db, flows: store, secrets: loadSecrets, clock }),
     sandbox,
     webhooks: webhookIntake({ db, clock, triggers: triggerDirectory(db, plans, clock.now), secrets: loadSecrets, onQueued: nudge }),
     createWorker: makeWorker,

@@ -48,7 +48,7 @@ for (const name of ['Order paid → invoice → receipt email', 'Lead outreach s
   });
 }
 
-test('Run publishes a changed draft and opens the new run', async ({ editor, page, request }) => {
+test('Test run tests the draft without publishing it and opens the test run', async ({ editor, page, request }) => {
   const document = {
     format: 'onceflow/v1',
     name: 'Run me',
@@ -60,14 +60,18 @@ test('Run publishes a changed draft and opens the new run', async ({ editor, pag
     edges: [{ id: 'e1', source: 'start', target: 'pick' }],
   };
   const flowId = await seedFlow(request, document);
+  const before = (await trpcCall<unknown[]>(request, 'flows.versions', { id: flowId }, 'query')).length;
   await editor.open(flowId);
-  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await page.getByRole('button', { name: 'Test run' }).click();
   await expect(page).toHaveURL(/\/runs\/run_/);
-  expect(await trpcCall<unknown[]>(request, 'flows.versions', { id: flowId }, 'query')).toHaveLength(1);
+  await expect(page.getByTestId('run.test-badge').first()).toHaveText('Test');
+  await expect(page.locator('.run-head .badge--version')).toHaveText('draft');
+  expect(await trpcCall<unknown[]>(request, 'flows.versions', { id: flowId }, 'query')).toHaveLength(before);
 
-  // Unchanged since: no new version.
-  await editor.open(flowId);
-  await page.getByRole('button', { name: 'Run', exact: true }).click();
-  await expect(page).toHaveURL(/\/runs\/run_/);
-  expect(await trpcCall<unknown[]>(request, 'flows.versions', { id: flowId }, 'query')).toHaveLength(1);
+  // Left out of the runs list unless asked for.
+  const runId = new URL(page.url()).pathname.split('/').at(-1)!;
+  await page.goto(`/runs?flow=${flowId}`);
+  await expect(page.locator(`[data-run-id="${runId}"]`)).toHaveCount(0);
+  await page.getByTestId('runs.mode').selectOption('test');
+  await expect(page.locator(`[data-run-id="${runId}"]`).first()).toBeVisible();
 });

@@ -57,7 +57,7 @@ test('a sample input that is not JSON points at the place, is not called saved, 
   await page.getByRole('tab', { name: 'Sample input' }).click();
   await expect(sample).toHaveValue('{\n  "id": "evt_2"\n  "order": { "id": "77" }\n}');
 
-  await page.getByRole('button', { name: 'Run' }).click();
+  await page.getByRole('button', { name: 'Test run' }).click();
   await expect(editor.notice()).toContainText('The sample input is not valid JSON (line 3, column 3');
   await expect(page.getByRole('tab', { name: 'Sample input' })).toHaveAttribute('aria-selected', 'true');
   await expect(page).toHaveURL(new RegExp(`/flows/${flowId}$`));
@@ -72,7 +72,7 @@ test('a sample input that is not JSON points at the place, is not called saved, 
   await sample.fill('{\n  "id": "evt_2",\n  "order": { "id": "77" }\n}');
   await expect(page.getByTestId('sample-input.error')).toHaveCount(0);
   await editor.waitSaved();
-  await page.getByRole('button', { name: 'Run' }).click();
+  await page.getByRole('button', { name: 'Test run' }).click();
   await expect(page).toHaveURL(/\/runs\/run_/);
 });
 
@@ -157,7 +157,7 @@ test('at phone width the editor opens read-only, without sideways scroll', async
   await editor.open(flowId);
   await expect(page.getByTestId('editor.read-only')).toContainText('Editing needs a larger screen');
   await expect(page.getByRole('button', { name: 'Publish', exact: true })).toHaveCount(0);
-  await expect(page.getByRole('button', { name: 'Run' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Test run' })).toHaveCount(0);
   await expect(page.getByRole('navigation', { name: 'Steps you can add' })).toHaveCount(0);
   await expect(page.getByRole('textbox', { name: 'Flow name' })).not.toBeEditable();
 

@@ -81,12 +81,15 @@ test('a newcomer builds a flow from scratch and runs it against the sandbox', as
   expect(draft.draft.nodes.find((node) => node.type === 'email.send')?.data.smtp).toEqual({ host: sandbox.smtp.host, port: sandbox.smtp.port, secure: false });
   expect(draft.draft.nodes.find((node) => node.type === 'http.request')?.data).toMatchObject({ request: { method: 'POST' }, receiverKeyHeader: 'Idempotency-Key' });
 
-  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  // A test run: the stand-ins get the charge and the email, the sandbox nothing.
+  await page.getByRole('button', { name: 'Test run' }).click();
   await expect(page).toHaveURL(/\/runs\/[^/]+$/);
   const runId = new URL(page.url()).pathname.split('/').at(-1)!;
   expect(await waitForRun(request, runId, ['succeeded', 'failed', 'needs_review'])).toBe('succeeded');
-  expect(await sandboxEffects(request, 'email')).toBe(1);
-  expect(await sandboxEffects(request, 'payments')).toBe(1);
+  const effects = await trpcCall<Array<{ receiver: string }>>(request, 'tests.standInEffects', { runId }, 'query');
+  expect(effects.map((effect) => effect.receiver).sort()).toEqual(['email', 'payments']);
+  expect(await sandboxEffects(request, 'email')).toBe(0);
+  expect(await sandboxEffects(request, 'payments')).toBe(0);
 });
 
 test('Tab reaches every step of an ordinary flow, also those off screen', async ({ editor, page, request }) => {

@@ -226,9 +226,10 @@ export function flowService(
       return JSON.parse(version.document) as FlowDocument;
     },
 
-    async previewKey(id: string, nodeId: string, template?: string, document?: unknown) {
+    /** `sample`: the name of the sample to render with (default: the flow's sample input). */
+    async previewKey(id: string, nodeId: string, template?: string, document?: unknown, sample?: string) {
       const flow = document === undefined ? (JSON.parse((await requireFlow(id)).draft) as FlowDocument) : parseDraft(document).flow;
-      return previewKey(flow, nodeId, template);
+      return previewKey(flow, nodeId, template, sample);
     },
 
     async delete(id: string) {

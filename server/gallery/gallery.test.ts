@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { NotFoundError } from '../engine/errors.ts';
-import { validateFlow } from '../engine/flow/validate.ts';
+import { isSideEffectStep } from '../engine/flow/document.ts';
+import { flowSamples } from '../engine/flow/samples.ts';
+import { previewKey, validateFlow } from '../engine/flow/validate.ts';
 import { createGallery, loadTemplates, withBaseUrl } from './gallery.ts';
 import { serverBaseUrl } from '../trpc/gallery.ts';
 
@@ -21,6 +23,18 @@ describe('the gallery', () => {
     const result = validateFlow(document);
     expect(result.problems).toEqual([]);
     expect(result.ok).toBe(true);
+  });
+
+  it.each(gallery.list().map((template) => template.id))('%s has named samples whose keys all render and never collide', (id) => {
+    const document = gallery.useTemplate(id, BASE);
+    const samples = flowSamples(document);
+    expect(samples.length).toBeGreaterThan(1);
+    for (const node of document.nodes.filter(isSideEffectStep)) {
+      const keys = samples.map((sample) => previewKey(document, node.id, undefined, sample.name));
+      expect(keys.map((key) => key.error)).toEqual(samples.map(() => undefined));
+      expect(keys.flatMap((key) => key.lint)).toEqual([]);
+      expect(new Set(keys.map((key) => key.key)).size).toBe(samples.length);
+    }
   });
 
   it('points templates at the server they are copied on', () => {

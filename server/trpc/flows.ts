@@ -38,10 +38,10 @@ export const flowsRouter = router({
   versionDocument: procedure
     .input(z.object({ versionId: idText('The version id') }))
     .query(({ ctx, input }) => ctx.services.flows.versionDocument(input.versionId)),
-  /** Renders a key template against the sample input of the given (unsaved) document or the draft. */
+  /** Renders a key template against a sample (by name; default: the sample input) of the given (unsaved) document or the draft. */
   previewKey: procedure
-    .input(z.object({ id: idText('The flow id'), nodeId: idText('The step id'), template: z.string().max(2000).optional(), document: document.optional() }))
-    .query(({ ctx, input }) => ctx.services.flows.previewKey(input.id, input.nodeId, input.template, input.document)),
+    .input(z.object({ id: idText('The flow id'), nodeId: idText('The step id'), template: z.string().max(2000).optional(), document: document.optional(), sample: plainText('The sample name', 200).optional() }))
+    .query(({ ctx, input }) => ctx.services.flows.previewKey(input.id, input.nodeId, input.template, input.document, input.sample)),
   // Pause: runs are recorded but held; Resume queues them again in arrival order.
   pauseState: procedure.input(flowId).query(({ ctx, input }) => ctx.services.pause.state(input.id)),
   pausedFlows: procedure.query(async ({ ctx }) => Object.fromEntries(await ctx.services.pause.pausedFlows())),

@@ -7,6 +7,7 @@ import { sandboxRouter } from './sandbox.ts';
 import { sandboxAddressesQuery } from './sandbox-addresses.ts';
 import { secretAdminRouter } from './secret-admin.ts';
 import { secretsRouter } from './secrets.ts';
+import { stepsRouter } from './steps.ts';
 import { systemRouter } from './system.ts';
 import { testRunsRouter } from './test-runs.ts';
 import { router } from './trpc.ts';
@@ -21,6 +22,7 @@ export const appRouter = router({
   secrets: secretsRouter,
   secretAdmin: secretAdminRouter,
   system: systemRouter,
+  steps: stepsRouter,
   sandbox: sandboxRouter,
   sandboxAddresses: sandboxAddressesQuery,
 });

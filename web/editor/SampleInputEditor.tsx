@@ -1,36 +1,45 @@
 import { useId, useRef } from 'react';
-import type { FlowDocument } from '../../server/engine/flow/document.ts';
+import { useChosenSample, isDefaultSample } from './chosen-sample.ts';
 import { placeOf, typeSample, useSampleDraft } from './sample-draft.ts';
 import { findJsonMistake } from './sample-json.ts';
-import { dispatch, selectFlowId, selectMeta, useEditorStore } from './useEditorStore.ts';
+import type { FlowMeta } from './editor-changes.ts';
+import { SampleList } from './SampleList.tsx';
+import { dispatch, selectFlowId, useEditorStore } from './useEditorStore.ts';
 
-type Sample = FlowDocument['sampleInput'];
-
-const show = (sample: Sample) => (sample === undefined ? '' : JSON.stringify(sample, null, 2));
+const show = (sample: unknown) => (sample === undefined ? '' : JSON.stringify(sample, null, 2));
 
 /**
- * The flow's sample input: what a run receives as `trigger.body` in previews and the
- * field picker, and what Run sends. Only valid JSON reaches the flow, so a half-typed
- * sample is never saved; until it is JSON again, the box says where the mistake is and
- * Run and Publish wait (sample-draft.ts).
+ * The flow's samples: the list to pick from (SampleList.tsx) and the chosen sample's
+ * JSON, which is what a run receives as `trigger.body` in previews and the field picker,
+ * and what Run sends. Only valid JSON reaches the flow, so a half-typed sample is never
+ * saved; until it is JSON again, the box says where the mistake is and Run and Publish
+ * wait (sample-draft.ts).
  */
 export function SampleInputEditor({ readOnly = false }: { readOnly?: boolean }) {
   const id = useId();
   const box = useRef<HTMLTextAreaElement>(null);
   const flowId = useEditorStore(selectFlowId) ?? '';
-  const { sampleInput } = useEditorStore(selectMeta);
-  const typed = useSampleDraft((draft) => (draft.flowId === flowId ? draft : null));
+  const chosen = useChosenSample();
+  const isDefault = isDefaultSample(chosen);
+  const input = chosen.input;
+  const typed = useSampleDraft((draft) => (draft.flowId === flowId && draft.slot === chosen.name ? draft : null));
   const mistake = typed?.mistake ?? null;
-  // The typed text while it is a mistake or says the same as the flow; otherwise (undo, a
-  // template, another tab) the flow's sample.
-  const text = typed?.text != null && (mistake || sameSample(typed.text, sampleInput)) ? typed.text : show(sampleInput);
+  // The typed text while it is a mistake or says the same as the sample; otherwise (undo, a
+  // template, another tab) the sample itself.
+  const text = typed?.text != null && (mistake || sameSample(typed.text, input, isDefault)) ? typed.text : show(input);
 
   const change = (next: string) => {
     const found = findJsonMistake(next);
-    typeSample(flowId, next, found);
+    typeSample(flowId, chosen.name, next, found);
     if (found) return;
-    const parsed = next.trim() === '' ? undefined : (JSON.parse(next) as Sample);
-    dispatch({ type: 'updateMeta', meta: { sampleInput: parsed }, field: 'sampleInput' });
+    const parsed = next.trim() === '' ? undefined : (JSON.parse(next) as FlowMeta['sampleInput']);
+    if (isDefault) {
+      dispatch({ type: 'updateMeta', meta: { sampleInput: parsed }, field: 'sampleInput' });
+      return;
+    }
+    // A named sample always has an input: an emptied box is an empty one.
+    const samples = (useEditorStore.getState().meta.samples ?? []).map((sample) => (sample.name === chosen.name ? { ...sample, input: parsed ?? {} } : sample));
+    dispatch({ type: 'updateMeta', meta: { samples }, field: `sample:${chosen.name}` });
   };
 
   const goToMistake = () => {
@@ -41,12 +50,12 @@ export function SampleInputEditor({ readOnly = false }: { readOnly?: boolean }) 
 
   return (
     <div className="sample-input">
-      <label htmlFor={id} className="panel-title">
-        Sample input
+      <SampleList flowId={flowId} chosen={chosen} readOnly={readOnly} />
+      <label htmlFor={id} className="panel-title sample-input__label">
+        {isDefault ? chosen.name : `Sample “${chosen.name}”`} (JSON)
       </label>
       <p className="field__hint" id={`${id}-hint`}>
-        An example of what starts this flow — for a webhook, the body of one event. Previews, the field picker and the Run button use it. Write it
-        as JSON.
+        {isDefault ? 'The default sample: runs started without another input use it.' : 'Test runs and proofs can pick this sample by its name.'} Write it as JSON.
       </p>
       <textarea
         ref={box}
@@ -56,7 +65,7 @@ export function SampleInputEditor({ readOnly = false }: { readOnly?: boolean }) 
         onChange={(event) => change(event.target.value)}
         readOnly={readOnly}
         spellCheck={false}
-        rows={18}
+        rows={14}
         aria-invalid={mistake ? true : undefined}
         aria-describedby={`${id}-hint${mistake ? ` ${id}-error` : ''}`}
         data-testid="sample-input"
@@ -66,7 +75,7 @@ export function SampleInputEditor({ readOnly = false }: { readOnly?: boolean }) 
           <p>
             <strong>Not valid JSON at {placeOf(mistake)}:</strong> {mistake.problem}.
           </p>
-          <p>This sample is not saved, and Run waits until it is fixed (or the box is emptied).</p>
+          <p>This sample is not saved, and Run waits until it is fixed (or the box is emptied). Picking another sample drops what was typed here.</p>
           <button type="button" className="link-button" onClick={goToMistake}>
             Go to {placeOf(mistake)}
           </button>
@@ -75,7 +84,7 @@ export function SampleInputEditor({ readOnly = false }: { readOnly?: boolean }) 
         <div className="sample-input__actions">
           <span className="muted">Valid JSON</span>
           {!readOnly && (
-            <button type="button" className="button-secondary small" onClick={() => typeSample(flowId, show(sampleInput), null)} disabled={text === show(sampleInput)}>
+            <button type="button" className="button-secondary small" onClick={() => typeSample(flowId, chosen.name, show(input), null)} disabled={text === show(input)}>
               Tidy up
             </button>
           )}
@@ -85,8 +94,8 @@ export function SampleInputEditor({ readOnly = false }: { readOnly?: boolean }) 
   );
 }
 
-function sameSample(text: string, sample: Sample): boolean {
-  if (text.trim() === '') return sample === undefined;
+function sameSample(text: string, sample: unknown, isDefault: boolean): boolean {
+  if (text.trim() === '') return isDefault ? sample === undefined : JSON.stringify(sample) === '{}';
   try {
     return JSON.stringify(JSON.parse(text)) === JSON.stringify(sample);
   } catch {

@@ -11,7 +11,7 @@ export type PanelTab = 'step' | 'sample' | 'problems' | 'versions';
 
 const TABS: ReadonlyArray<{ tab: PanelTab; title: string }> = [
   { tab: 'step', title: 'Step' },
-  { tab: 'sample', title: 'Sample input' },
+  { tab: 'sample', title: 'Sample inputs' },
   { tab: 'problems', title: 'Problems' },
   { tab: 'versions', title: 'Versions' },
 ];

@@ -17,6 +17,7 @@ export interface FlowMeta {
   name: string;
   description?: string;
   sampleInput?: FlowDocument['sampleInput'];
+  samples?: FlowDocument['samples'];
 }
 
 export interface Snapshot {

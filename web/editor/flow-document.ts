@@ -29,6 +29,7 @@ export function snapshotFromDocument(document: FlowDocument): Snapshot {
       name: document.name,
       ...(document.description === undefined ? {} : { description: document.description }),
       ...(document.sampleInput === undefined ? {} : { sampleInput: document.sampleInput }),
+      ...(document.samples === undefined ? {} : { samples: document.samples }),
     },
   };
 }
@@ -39,6 +40,7 @@ export function documentFromSnapshot(snapshot: Snapshot): FlowDocument {
     name: snapshot.meta.name,
     ...(snapshot.meta.description === undefined ? {} : { description: snapshot.meta.description }),
     ...(snapshot.meta.sampleInput === undefined ? {} : { sampleInput: snapshot.meta.sampleInput }),
+    ...(snapshot.meta.samples === undefined || snapshot.meta.samples.length === 0 ? {} : { samples: snapshot.meta.samples }),
     nodes: snapshot.nodes.map((node) => ({
       id: node.id,
       type: node.type ?? '',

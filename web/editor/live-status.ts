@@ -5,7 +5,7 @@
 import type { FlowDocument } from '../../server/engine/flow/document.ts';
 import { stableStringify } from './flow-document.ts';
 
-type Comparable = Pick<FlowDocument, 'name' | 'description' | 'sampleInput' | 'nodes' | 'edges'>;
+type Comparable = Pick<FlowDocument, 'name' | 'description' | 'sampleInput' | 'samples' | 'nodes' | 'edges'>;
 
 /**
  * The parts of a flow that a version is compared on. Left out, because changing them
@@ -13,7 +13,7 @@ type Comparable = Pick<FlowDocument, 'name' | 'description' | 'sampleInput' | 'n
  * - where steps sit on the canvas (`position`): moving a box is tidying, not editing;
  * - a connection's own id: the same two steps joined again is the same flow;
  * - a missing exit versus an empty one (`sourceHandle: null`), and the order of fields.
- * Everything else counts, including the name and the sample input, which the version
+ * Everything else counts, including the name and the samples, which the version
  * keeps and shows (and *Prove it* runs over).
  */
 export function comparableFlow(document: Comparable): string {
@@ -21,6 +21,7 @@ export function comparableFlow(document: Comparable): string {
     name: document.name,
     description: document.description,
     sampleInput: document.sampleInput,
+    samples: document.samples?.length ? document.samples : undefined,
     nodes: document.nodes.map(({ position: _position, ...node }) => node),
     edges: document.edges.map((edge) => ({
       source: edge.source,

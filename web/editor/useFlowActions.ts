@@ -1,6 +1,6 @@
 /**
  * The toolbar's actions on the whole flow: publish a version, test the draft with the
- * sample input, export it. Each first saves what is on the canvas, so the action always sees
+ * chosen sample (chosen-sample.ts), export it. Each first saves what is on the canvas, so the action always sees
  * the flow as the person sees it.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -10,8 +10,8 @@ import { trpc, trpcClient } from '../lib/trpc.ts';
 import { downloadDocument } from './download.ts';
 import { problemsOf } from './problem-details.ts';
 import { placeOf, sampleMistakeOf } from './sample-draft.ts';
+import { chosenSampleNow } from './chosen-sample.ts';
 import { startTestRun } from './start-run.ts';
-import { useEditorStore } from './useEditorStore.ts';
 import type { KeyChangeSummary } from './PublishKeyChangesDialog.tsx';
 import type { FlowProblem } from './useStepProblems.ts';
 
@@ -112,7 +112,7 @@ export function useFlowActions(flowId: string, flush: () => Promise<void>, onSam
       'run',
       async () => {
         await flush();
-        const { runId } = await startTestRun(flowId, useEditorStore.getState().meta.sampleInput, realServices);
+        const { runId } = await startTestRun(flowId, chosenSampleNow().input, realServices);
         navigate(`/runs/${encodeURIComponent(runId)}`);
       },
       'The flow could not be tested',

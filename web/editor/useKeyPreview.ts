@@ -1,6 +1,6 @@
 /**
- * The key a step would get for the flow's sample input, rendered by the server as the
- * person types (debounced). A key is rendered from the sample input alone, and the
+ * The key a step would get for the chosen sample, rendered by the server as the person
+ * types (debounced). A key is rendered from the sample alone, and the
  * server names the steps a template mentions; so the request carries only the sample,
  * this step as a stand-in starting step and stand-ins for the steps its key names. That
  * keeps every keystroke's request small in a large flow, and the preview works while
@@ -11,6 +11,7 @@ import { useMemo } from 'react';
 import { FLOW_FORMAT } from '../../core/step-kinds.ts';
 import { trpc } from '../lib/trpc.ts';
 import { useShallow } from 'zustand/react/shallow';
+import { isDefaultSample, useChosenSample } from './chosen-sample.ts';
 import { useDebounced } from './useDebounced.ts';
 import { selectMeta, selectStepData, useEditorStore, type SelectedStep } from './useEditorStore.ts';
 
@@ -23,6 +24,10 @@ const confirmedOf = (step: SelectedStep) => (typeof step.data.keyConfirmed === '
 
 export function useKeyPreview(flowId: string, node: SelectedStep, template: string) {
   const meta = useEditorStore(selectMeta);
+  const chosen = useChosenSample();
+  // A named sample is sent by itself; the default one is the document's sample input.
+  const sampleName = isDefaultSample(chosen) ? undefined : chosen.name;
+  const sampleBody = chosen.input;
   // Follows step settings (labels), not positions: dragging a step sends no new preview.
   const settings = useEditorStore(useShallow(selectStepData));
   const document = useMemo(() => {
@@ -31,7 +36,7 @@ export function useKeyPreview(flowId: string, node: SelectedStep, template: stri
     return {
       format: FLOW_FORMAT,
       name: meta.name || 'Flow',
-      ...(meta.sampleInput === undefined ? {} : { sampleInput: meta.sampleInput }),
+      ...(sampleName !== undefined ? { samples: [{ name: sampleName, input: sampleBody }] } : sampleBody === undefined ? {} : { sampleInput: sampleBody }),
       nodes: [
         // A confirmed key text travels along, so the preview drops the problem it settles.
         { id: node.id, type: 'trigger.manual', position: ORIGIN, data: { label: labelOf(node), ...confirmedOf(node) } },
@@ -39,9 +44,9 @@ export function useKeyPreview(flowId: string, node: SelectedStep, template: stri
       ],
       edges: [],
     };
-  }, [meta, settings, node, template]);
-  const input = useDebounced({ id: flowId, nodeId: node.id, template, document }, PREVIEW_DELAY_MS);
-  const settled = input.template === template && input.nodeId === node.id;
+  }, [meta.name, settings, node, template, sampleName, sampleBody]);
+  const input = useDebounced({ id: flowId, nodeId: node.id, template, document, ...(sampleName === undefined ? {} : { sample: sampleName }) }, PREVIEW_DELAY_MS);
+  const settled = input.template === template && input.nodeId === node.id && input.sample === sampleName;
   const query = useQuery({
     ...trpc.flows.previewKey.queryOptions(input),
     placeholderData: keepPreviousData,

@@ -8,7 +8,8 @@ import { useShallow } from 'zustand/react/shallow';
 import { getIn, setIn } from './data-path.ts';
 import type { StepData } from './editor-changes.ts';
 import { knownOutputs, sampleFieldTree, stepsBefore, type FieldEntry, type StepOutputs } from './sample-fields.ts';
-import { dispatch, selectEdges, selectMeta, selectStepData, useEditorStore, type SelectedStep } from './useEditorStore.ts';
+import { useChosenSample } from './chosen-sample.ts';
+import { dispatch, selectEdges, selectStepData, useEditorStore, type SelectedStep } from './useEditorStore.ts';
 import { useStepProblems, type FlowProblem } from './useStepProblems.ts';
 
 export interface StepEditor {
@@ -53,7 +54,7 @@ export function useStepEditor(node: SelectedStep): StepEditor {
   );
 }
 
-/** The fields a template in this step can use: the sample input and earlier steps' outputs. */
+/** The fields a template in this step can use: the chosen sample and earlier steps' outputs. */
 export interface PickerFields {
   sample: FieldEntry[];
   hasSample: boolean;
@@ -69,7 +70,7 @@ export const PickerStepContext = createContext<string | null>(null);
  */
 export function usePickerFields(): PickerFields {
   const nodeId = useContext(PickerStepContext);
-  const { sampleInput } = useEditorStore(selectMeta);
+  const { input: sampleInput } = useChosenSample();
   const settings = useEditorStore(useShallow(selectStepData));
   const edges = useEditorStore(selectEdges);
   const sample = useMemo(() => sampleFieldTree(sampleInput), [sampleInput]);

@@ -95,6 +95,11 @@ describe('a test run answered by a stand-in', () => {
     expect(text).toBe('Done by a stand-in — “Big order?” went to the payments stand-in (it honours keys) instead of the real service: nothing real was touched. Its test key 4417:invoice is recorded as done for this test.');
   });
 
+  it('says a test did not wait out a delay, and until when a live run would', () => {
+    expect(say(event('step.succeeded', 'big', { output: { skippedInTest: true, wouldWaitUntil: '2026-12-03T10:00:00.000Z', waitedUntil: '2026-12-01T10:00:00.000Z' } })))
+      .toBe('Not waited in a test — “Big order?” did not wait: a test goes on at once. A live run would wait until 2026-12-03T10:00:00.000Z.');
+  });
+
   it('reads an ordinary answer that happens to have a standIn field of another value as an ordinary success', () => {
     expect(say(event('step.succeeded', 'big', { output: { standIn: 'bank' } }))).toBe('Done — “Big order?” finished.');
   });

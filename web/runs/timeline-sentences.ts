@@ -189,6 +189,10 @@ export function describeEvent(event: TimelineEntry, context: SentenceContext): S
     case 'step.succeeded': {
       const outcome = step?.type === 'condition' ? conditionOutcome((data.output ?? null) as unknown) : null;
       if (outcome) return { title: 'Condition checked', parts: [`“${label}”: ${outcome.sentence}.`], tone: 'ok', icon: 'check' };
+      const skippedWait = (data.output as { skippedInTest?: unknown; wouldWaitUntil?: unknown } | null);
+      if (skippedWait?.skippedInTest === true && typeof skippedWait.wouldWaitUntil === 'string') {
+        return { title: 'Not waited in a test', parts: [`“${label}” did not wait: a test goes on at once. A live run would wait until ${skippedWait.wouldWaitUntil}.`], tone: 'ok', icon: 'check' };
+      }
       const standIn = standInOf(data.output);
       if (standIn) {
         return {

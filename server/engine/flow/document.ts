@@ -37,6 +37,8 @@ export const flowDocumentSchema = z.object({
   description: z.string().optional(),
   // Stands for trigger.body in previews and the field picker.
   sampleInput: z.json().optional(),
+  // Named samples beside the default one (core/samples.ts); names are checked in validate-samples.ts.
+  samples: z.array(z.object({ name: z.string(), input: z.json() })).optional(),
   nodes: z.array(flowNodeSchema),
   edges: z.array(flowEdgeSchema).default([]),
 });

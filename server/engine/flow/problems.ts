@@ -149,6 +149,7 @@ export function documentIssueToProblem(input: unknown, issue: Issue): FlowProble
   if (top === 'sampleInput') {
     return { ...base, field: 'sampleInput', message: 'The sample input should be plain data (JSON: text, numbers, yes/no, lists and groups of fields).' };
   }
+  if (top === 'samples') return sampleIssue(input, index, rest);
   if ((top === 'nodes' || top === 'edges') && typeof index !== 'number') {
     const what = top === 'nodes' ? 'steps ("nodes")' : 'connections ("edges")';
     return { ...base, field: top, message: `The flow's ${what} should be a list.` };
@@ -210,5 +211,22 @@ function edgeIssue(input: unknown, index: number, rest: readonly PathKey[], issu
       return { ...problem, message: `${edge} does not say which step it leads to ("target").` };
     default:
       return { ...problem, message: `${edge} has a problem with "${fieldPath(rest)}"${missing ? '' : `: ${describeExpectation(issue)}`}.` };
+  }
+}
+
+function sampleIssue(input: unknown, index: PathKey | undefined, rest: readonly PathKey[]): FlowProblem {
+  const base = { severity: 'error' as const, code: 'document_shape', field: fieldPath(['samples', ...(index === undefined ? [] : [index]), ...rest]) };
+  if (typeof index !== 'number') {
+    return { ...base, message: 'The flow\'s named samples ("samples") should be a list of samples, each with a name and an input.' };
+  }
+  const name = valueAt(input, ['samples', index, 'name']);
+  const sample = typeof name === 'string' && name.trim() !== '' ? `The sample "${name.trim()}"` : `Named sample number ${index + 1}`;
+  switch (rest[0]) {
+    case 'name':
+      return { ...base, message: `${sample} has a name that is not text.` };
+    case 'input':
+      return { ...base, message: `${sample} should hold plain data as its input (JSON: text, numbers, yes/no, lists and groups of fields).` };
+    default:
+      return { ...base, message: `${sample} is not a sample (it should be a group of fields with a name and an input).` };
   }
 }

@@ -1,13 +1,15 @@
 import { lintKeyTemplate, type KeyLint } from '../templates/lint-key.ts';
+import { UserError } from '../../../core/errors.ts';
 import { TemplateSyntaxError } from '../../../core/templates/parse.ts';
 import { MissingPathError, renderTemplate, type RenderContext } from '../../../core/templates/render.ts';
 import type { FlowDocument } from './document.ts';
 import { stepRef } from './problems.ts';
 import { keyConfirmed, keySamples } from './key-samples.ts';
+import { DEFAULT_SAMPLE_NAME, findSample } from './samples.ts';
 
 /**
- * Previews in the editor: what a template gives for the flow's sample input, which
- * stands for `trigger.body`. Everything a real run adds (headers, step outputs,
+ * Previews in the editor: what a template gives for one of the flow's samples (the
+ * default sample input unless one is named), which stands for `trigger.body`. Everything a real run adds (headers, step outputs,
  * secrets) is absent here, so a missing value is explained, not treated as a mistake.
  */
 
@@ -15,9 +17,12 @@ import { keyConfirmed, keySamples } from './key-samples.ts';
 const SAMPLE_RUN_ID = 'sample-run';
 const SAMPLE_TIME = '2000-01-01T00:00:00.000Z';
 
-export function buildSampleContext(doc: Pick<FlowDocument, 'name' | 'sampleInput'>): RenderContext {
-  const body = doc.sampleInput ?? {};
-  const id = body !== null && typeof body === 'object' && !Array.isArray(body) ? body.id : undefined;
+type SampleSource = Pick<FlowDocument, 'name' | 'sampleInput' | 'samples'>;
+
+/** A missing sample name throws a UserError listing the names the flow has. */
+export function buildSampleContext(doc: SampleSource, sampleName?: string): RenderContext {
+  const body = findSample(doc, sampleName).input ?? {};
+  const id = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>).id : undefined;
   const eventId = typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
   return {
     trigger: {
@@ -41,35 +46,45 @@ export interface KeyPreview {
 }
 
 export function previewKey(
-  doc: Pick<FlowDocument, 'name' | 'sampleInput' | 'nodes'>,
+  doc: SampleSource & Pick<FlowDocument, 'nodes'>,
   nodeId: string,
   template?: string,
+  sampleName?: string,
 ): KeyPreview {
   const node = doc.nodes.find((candidate) => candidate.id === nodeId);
   if (!node) return { error: `There is no step "${nodeId}" in this flow.`, lint: [] };
   const stored = node.data.key;
   const text = template ?? (typeof stored === 'string' ? stored : '');
-  const sample = buildSampleContext(doc);
+  let sample: RenderContext;
+  try {
+    sample = buildSampleContext(doc, sampleName);
+  } catch (cause) {
+    // A sample renamed or removed in another tab: say so instead of failing the preview.
+    if (cause instanceof UserError) return { error: cause.message, lint: [] };
+    throw cause;
+  }
   const lint = lintKeyTemplate(text, sample, { samples: keySamples(doc), confirmed: keyConfirmed(node.data, text) });
   if (text.trim() === '') return { lint };
   try {
     return { key: renderTemplate(text, sample), lint };
   } catch (cause) {
     if (cause instanceof TemplateSyntaxError) return { error: cause.message, lint };
-    if (cause instanceof MissingPathError) return { error: explainMissing(doc, cause), lint };
+    if (cause instanceof MissingPathError) return { error: explainMissing(doc, cause, sampleName), lint };
     throw cause;
   }
 }
 
-function explainMissing(doc: Pick<FlowDocument, 'sampleInput' | 'nodes'>, error: MissingPathError): string {
+function explainMissing(doc: Pick<FlowDocument, 'sampleInput' | 'nodes'>, error: MissingPathError, sampleName?: string): string {
   const [root, second, ...rest] = error.segments;
   const path = `"${error.path}"`;
   if (root === 'trigger' && second === 'body') {
-    if (doc.sampleInput === undefined) {
+    const named = sampleName !== undefined && sampleName !== DEFAULT_SAMPLE_NAME;
+    if (!named && doc.sampleInput === undefined) {
       return `This flow has no sample input yet, so ${path} cannot be shown. Add a sample input to see the key.`;
     }
     const field = rest.length > 0 ? `field "${rest.join('.')}"` : 'value';
-    return `The sample input has no ${field}, so ${path} cannot be shown. Add it to the sample input to see the key.`;
+    const sample = named ? `the sample "${sampleName}"` : 'the sample input';
+    return `${sample.charAt(0).toUpperCase()}${sample.slice(1)} has no ${field}, so ${path} cannot be shown. Add it to ${sample} to see the key.`;
   }
   if (root === 'trigger' && (second === 'headers' || second === 'eventId')) {
     return `${path} is only known when a real event arrives, so it cannot be shown here.`;

@@ -26,6 +26,7 @@ export interface LooseEdge {
 export interface LooseFlow {
   name: string;
   sampleInput?: FlowDocument['sampleInput'];
+  samples?: FlowDocument['samples'];
   nodes: LooseNode[];
   edges: LooseEdge[];
 }

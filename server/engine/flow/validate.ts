@@ -2,6 +2,7 @@ import { flowDocumentSchema, type FlowDocument } from './document.ts';
 import { documentIssueToProblem, type FlowProblem } from './problems.ts';
 import { buildSampleContext } from './sample.ts';
 import { checkGraph, type LooseEdge, type LooseFlow, type LooseNode } from './validate-graph.ts';
+import { checkSamples } from './validate-samples.ts';
 import { checkSteps } from './validate-steps.ts';
 
 /**
@@ -37,7 +38,7 @@ export function validateFlow(input: unknown): FlowValidation {
   const problems = parsed.success ? [] : parsed.error.issues.map((issue) => documentIssueToProblem(input, issue));
   const loose = parsed.success ? parsed.data : salvage(input);
   const sample = buildSampleContext(loose);
-  problems.push(...checkGraph(loose), ...checkSteps(loose, sample));
+  problems.push(...checkGraph(loose), ...checkSteps(loose, sample), ...checkSamples(loose.samples));
 
   const ok = parsed.success && !problems.some((problem) => problem.severity === 'error');
   return ok ? { ok, flow: parsed.data, problems } : { ok: false, problems };
@@ -68,9 +69,11 @@ function salvage(input: Record<string, unknown>): LooseFlow {
     });
   }
   const sampleInput = flowDocumentSchema.shape.sampleInput.safeParse(input.sampleInput);
+  const samples = flowDocumentSchema.shape.samples.safeParse(input.samples);
   return {
     name: typeof input.name === 'string' ? input.name : '',
     ...(sampleInput.success && sampleInput.data !== undefined ? { sampleInput: sampleInput.data } : {}),
+    ...(samples.success && samples.data !== undefined ? { samples: samples.data } : {}),
     nodes,
     edges,
   };

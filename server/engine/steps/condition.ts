@@ -1,14 +1,15 @@
 import { isConditionHandle, type ConditionHandle, type ConditionOp } from '../../../core/step-kinds.ts';
 import type { StepKind } from './types.ts';
 
-interface Comparison {
+export interface Comparison {
   left: unknown;
   op: ConditionOp;
   right: unknown;
   missing: boolean;
 }
 
-function compare({ left, op, right, missing }: Comparison): boolean {
+/** Whether the condition holds; Try this step shows the same answer without running it. */
+export function compare({ left, op, right, missing }: Comparison): boolean {
   const asNumber = (value: unknown) => (typeof value === 'number' ? value : Number(value));
   switch (op) {
     case 'exists':

@@ -10,10 +10,7 @@ import { lintKeyTemplate } from '../templates/lint-key.ts';
 import { stableStringify } from '../step-runtime.ts';
 import type { ProofStepResult } from './proof-report.ts';
 
-export interface NamedSample {
-  name: string;
-  input: unknown;
-}
+import type { NamedSample } from '../flow/samples.ts';
 
 const CHANGING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 

@@ -22,7 +22,8 @@ import { isSideEffectStep, type FlowDocument, type FlowNode } from '../flow/docu
 import type { RunService } from '../run-service.ts';
 import { stepKind } from '../steps/registry.ts';
 import type { Clock, RunRow } from '../types.ts';
-import { checkKeys, labelOf, type NamedSample } from './proof-key-checks.ts';
+import { findSample, flowSamples, type NamedSample } from '../flow/samples.ts';
+import { checkKeys, labelOf } from './proof-key-checks.ts';
 import { observeSteps, standInCounts, waitForRuns, type StepObservation } from './proof-observations.ts';
 import { PROOF_CHECKS, PROOF_CHECK_TITLES, type ProofCheckId, type ProofCheckResult, type ProofReport, type ProofStepResult } from './proof-report.ts';
 import type { ProbeLauncher } from './probe-launcher.ts';
@@ -53,12 +54,6 @@ interface Target {
   honoursKey: boolean;
 }
 
-/** The samples of a document: its sample input first, then the named ones. */
-export function samplesOf(document: FlowDocument): NamedSample[] {
-  const named = ((document as { samples?: unknown }).samples ?? []) as NamedSample[];
-  return [{ name: 'Sample input', input: document.sampleInput ?? {} }, ...(Array.isArray(named) ? named : [])];
-}
-
 export async function runProofChecks(
   deps: ProverDeps,
   initial: ProofReport,
@@ -66,9 +61,8 @@ export async function runProofChecks(
   sampleName?: string,
 ): Promise<ProofReport> {
   const { document, version } = deps.snapshot;
-  const samples = samplesOf(document);
-  const sample = sampleName === undefined ? samples[0]! : samples.find((candidate) => candidate.name === sampleName);
-  if (!sample) throw new Error(`There is no sample named “${sampleName}”; this flow has ${samples.map((candidate) => `“${candidate.name}”`).join(', ')}.`);
+  const samples = flowSamples(document);
+  const sample = findSample(document, sampleName);
   let report: ProofReport = { ...initial, sample: sample.name };
   const targets = document.nodes.filter(isSideEffectStep).map((node): Target => {
     const typed = node as FlowNode & { data: Record<string, unknown> };

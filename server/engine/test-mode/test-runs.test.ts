@@ -85,7 +85,7 @@ for (const kind of testDatabases()) {
       expect(await server.services.tests.realServices(flowId)).toEqual([{ nodeId: 'effect', label: 'effect', target: `POST ${receiver.url}/effects` }]);
       const test = await server.services.tests.start({ flowId, input: { id: 'real' }, targets: 'real-services' });
       await waitForRunStatus(server, test.runId, ['succeeded']);
-      expect(receiver.calls.map((call) => call.key)).toEqual(['test:editor:real:effect']);
+      expect(receiver.calls.map((call) => call.key)).toEqual(['test:editor-real:real:effect']);
       expect(await effectsOf(test.runId)).toHaveLength(0);
     });
 
@@ -124,6 +124,19 @@ for (const kind of testDatabases()) {
       await waitForRunStatus(server, live.runId, ['succeeded']);
       const liveStep = (await listEvents(server.services.db, live.runId, 0, 100)).find((event) => event.nodeId === 'state' && event.type === 'step.succeeded');
       expect(liveStep?.data).toMatchObject({ output: { applied: true, to: 'paid' } });
+    });
+
+    it('the stand-ins serve tests on a server whose public sandbox is off', async () => {
+      const closed = await startApp(database.url, { ONCEFLOW_SANDBOX: 'false' });
+      try {
+        expect(closed.services.sandbox).toBeUndefined();
+        const { id: flowId } = await closed.services.flows.import({ ...webhookEffectFlow(receiver.url), name: 'sandbox off' });
+        const test = await closed.services.tests.start({ flowId, input: { id: 'closed' } });
+        expect(await waitForRunStatus(closed, test.runId)).toMatchObject({ status: 'succeeded' });
+        expect(await closed.services.tests.standInEffects([test.runId])).toEqual([expect.objectContaining({ receiver: 'payments', nodeId: 'effect' })]);
+      } finally {
+        await closed.stop();
+      }
     });
 
     it('a live step may not claim under a scope kept for tests', async () => {

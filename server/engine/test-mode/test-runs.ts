@@ -11,7 +11,7 @@ import { isSideEffectStep } from '../flow/document.ts';
 import type { FlowService } from '../flow-service.ts';
 import type { RunService } from '../run-service.ts';
 import type { TestTargets } from '../types.ts';
-import { EDITOR_TEST_SCOPE } from './test-scope.ts';
+import { EDITOR_REAL_TEST_SCOPE, EDITOR_TEST_SCOPE } from './test-scope.ts';
 
 export interface TestRunRequest {
   flowId: string;
@@ -62,7 +62,7 @@ export function testRunService({ db, flows, runs }: { db: Db; flows: FlowService
         input: request.input ?? document.sampleInput ?? {},
         by,
         versionId: version.id,
-        test: { scope: request.scope ?? EDITOR_TEST_SCOPE, targets: request.targets ?? 'stand-ins' },
+        test: { scope: request.scope ?? (request.targets === 'real-services' ? EDITOR_REAL_TEST_SCOPE : EDITOR_TEST_SCOPE), targets: request.targets ?? 'stand-ins' },
       });
       return { ...started, targets: request.targets ?? 'stand-ins' };
     },

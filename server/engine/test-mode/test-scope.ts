@@ -11,8 +11,13 @@ import type { RunRow } from '../types.ts';
 
 export const TEST_SCOPE_PREFIX = 'test:';
 
-/** The test scope of runs started from the editor: tests there share their keys. */
+/**
+ * The test scopes of runs started from the editor: tests there share their keys, those
+ * against the stand-ins apart from those against the real services (what a stand-in did,
+ * a real service has not).
+ */
 export const EDITOR_TEST_SCOPE = 'editor';
+export const EDITOR_REAL_TEST_SCOPE = 'editor-real';
 
 type RunMode = Pick<RunRow, 'testScope'>;
 

@@ -9,6 +9,7 @@ import { Section, TextField } from './Fields.tsx';
 import { ConditionForm, DelayForm, StateTransitionForm, TransformForm } from './LogicForms.tsx';
 import { SideEffectSection } from './SideEffectSection.tsx';
 import { ManualTriggerForm, ScheduleTriggerForm, WebhookTriggerForm } from './TriggerForms.tsx';
+import { TryStep } from './TryStep.tsx';
 
 interface InspectorProps {
   flowId: string;
@@ -63,6 +64,8 @@ export function Inspector({ flowId, node, hookIds, readOnly = false }: Inspector
             <SideEffectSection step={step} flowId={flowId} />
           )}
         </fieldset>
+        {/* Outside the fieldset: trying a step changes nothing, so it works read-only too. */}
+        {info && !isTriggerKind(node.type) && <TryStep flowId={flowId} node={node} />}
       </div>
     </PickerStepContext.Provider>
   );

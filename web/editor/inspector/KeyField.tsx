@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { suggestKeys } from '../sample-fields.ts';
 import { useKeyPreview } from '../useKeyPreview.ts';
-import { selectMeta, useEditorStore } from '../useEditorStore.ts';
+import { isDefaultSample, useChosenSample } from '../chosen-sample.ts';
 import type { StepEditor } from '../useStepEditor.ts';
 import { TextField } from './Fields.tsx';
 
@@ -12,9 +12,10 @@ import { TextField } from './Fields.tsx';
  */
 export function KeyField({ step, flowId }: { step: StepEditor; flowId: string }) {
   const template = step.text('key');
-  const meta = useEditorStore(selectMeta);
+  const chosen = useChosenSample();
   const label = typeof step.data.label === 'string' ? step.data.label : step.node.id;
-  const suggestions = useMemo(() => suggestKeys(meta.sampleInput, label).filter((key) => key !== template), [meta.sampleInput, label, template]);
+  const suggestions = useMemo(() => suggestKeys(chosen.input, label).filter((key) => key !== template), [chosen.input, label, template]);
+  const forSample = isDefaultSample(chosen) ? 'the sample input' : `the sample “${chosen.name}”`;
   const preview = useKeyPreview(flowId, step.node, template);
   const result = preview.data;
   const lint = result?.lint ?? [];
@@ -32,10 +33,10 @@ export function KeyField({ step, flowId }: { step: StepEditor; flowId: string })
       hint="A short text that is the same every time the same thing happens, like the order number. Onceflow does this step at most once for each key, however often the flow is retried or the event arrives."
     >
       <div className={`key-preview${stale ? ' is-stale' : ''}`} aria-live="polite" data-testid="key.preview">
-        {template.trim() === '' && <span>Type a key, pick a field, or use a suggestion below to see the key for the sample input.</span>}
+        {template.trim() === '' && <span>Type a key, pick a field, or use a suggestion below to see the key for {forSample}.</span>}
         {template.trim() !== '' && result?.key !== undefined && (
           <span>
-            For the sample input this step's key is <code className="key-preview__key">{result.key}</code>
+            For {forSample} this step's key is <code className="key-preview__key">{result.key}</code>
           </span>
         )}
         {template.trim() !== '' && result?.error !== undefined && <span className="key-preview__error">{result.error}</span>}
