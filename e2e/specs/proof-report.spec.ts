@@ -80,3 +80,23 @@ test('a flow whose draft was proven and then changed is badged so in the flow li
     await trpcCall(page.request, 'flows.delete', { id: flowId });
   }
 });
+
+test('Prove it proves on the sample the editor is using', async ({ page, editor }) => {
+  test.setTimeout(90_000);
+  const name = `Proven on a named sample ${Date.now()}`;
+  const { id: flowId } = await trpcCall<{ id: string }>(page.request, 'gallery.use', { templateId: 'order-paid-invoice-receipt' });
+  try {
+    const flow = await trpcCall<{ draft: { sampleInput: { order: Record<string, unknown> } } & Record<string, unknown> }>(page.request, 'flows.get', { id: flowId }, 'query');
+    const other = { ...flow.draft.sampleInput, id: 'evt_2', order: { ...flow.draft.sampleInput.order, id: '4418' } };
+    await trpcCall(page.request, 'flows.saveDraft', { id: flowId, document: { ...flow.draft, name, samples: [{ name: 'order 4418', input: other }] } });
+    await editor.open(flowId);
+    await page.getByRole('tab', { name: 'Sample inputs' }).click();
+    await page.getByRole('radio', { name: 'order 4418' }).check();
+    await page.getByRole('button', { name: 'Prove it' }).click();
+    await expect(page.getByTestId('proof.headline')).toHaveText('Proven: every check passed (5).', { timeout: 60_000 });
+    await expect(page.getByTestId('proof.meta')).toContainText('On the sample “order 4418”');
+    await expect(page.getByTestId('proof.check').filter({ hasText: 'Twice in a row' })).toContainText('4418:invoice');
+  } finally {
+    await trpcCall(page.request, 'flows.delete', { id: flowId });
+  }
+});

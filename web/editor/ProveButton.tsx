@@ -1,6 +1,6 @@
 /**
- * The editor's *Prove it*: saves the draft, starts a proof of it (proofs in test mode
- * against the stand-ins) and opens the report. Beside Publish it says when the draft has
+ * The editor's *Prove it*: saves the draft, starts a proof of it on the chosen sample (in
+ * test mode against the stand-ins) and opens the report. Beside Publish it says when the draft has
  * changed since its last passed proof, so a flow is not published on an old proof.
  */
 import '../proofs/proofs.css';
@@ -9,6 +9,7 @@ import { useEffect, useState } from 'react';
 import { navigate } from '../lib/router.ts';
 import { trpc } from '../lib/trpc.ts';
 import { proofPath } from '../proofs/proof-words.ts';
+import { chosenSampleNow, isDefaultSample } from './chosen-sample.ts';
 import { saveCanvas } from './draft-saves.ts';
 import { useSavingDraft } from './useAutosave.ts';
 import { useEditorStore } from './useEditorStore.ts';
@@ -49,7 +50,9 @@ export function ProveButton({ flowId, busy }: { flowId: string; busy: Busy }) {
     try {
       // The proof is of the draft the server has, so it first gets the canvas as it is.
       await saveCanvas(useEditorStore.getState());
-      const { proofId } = await start.mutateAsync({ flowId });
+      // On the sample the editor is using, as Run does.
+      const sample = chosenSampleNow();
+      const { proofId } = await start.mutateAsync({ flowId, ...(isDefaultSample(sample) ? {} : { sample: sample.name }) });
       navigate(proofPath(flowId, proofId));
     } catch (error) {
       setFailure(error instanceof Error ? error.message : String(error));
