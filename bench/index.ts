@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --json] [-- --runs N] [-- --only runs|webhooks|run-page|scaling|assets]`: the engine's speed beside plain-driver floors,
+ * `npm run bench [-- --json] [-- --runs N] [-- --only runs|loop|webhooks|run-page|scaling|assets]`: the engine's speed beside plain-driver floors,
  * on SQLite and, when TEST_DATABASE_URL is set, PostgreSQL. Not part of `npm test`.
  */
 import { parseArgs } from 'node:util';
@@ -9,6 +9,7 @@ import { benchWebhooks, type WebhookBenchResult } from './webhooks.ts';
 import { benchScaling, type ScalingRow } from './scaling.ts';
 import { benchRunPage, type RunPageRow } from './run-page.ts';
 import { benchAssets, printAssets, type AssetsBenchResult } from './assets.ts';
+import { benchLoop, type LoopBenchResult } from './loop.ts';
 
 const { values } = parseArgs({
   options: {
@@ -16,11 +17,12 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '3000' },
     seconds: { type: 'string', default: '10' },
     only: { type: 'string' },
+    items: { type: 'string', default: '10000' },
   },
 });
 const count = Number(values.runs);
 const seconds = Number(values.seconds);
-const results: { runs: RunsBenchResult[]; webhooks: WebhookBenchResult[]; scaling: ScalingRow[]; runPage: RunPageRow[]; assets?: AssetsBenchResult } = { runs: [], webhooks: [], scaling: [], runPage: [] };
+const results: { runs: RunsBenchResult[]; loop: LoopBenchResult[]; webhooks: WebhookBenchResult[]; scaling: ScalingRow[]; runPage: RunPageRow[]; assets?: AssetsBenchResult } = { runs: [], loop: [], webhooks: [], scaling: [], runPage: [] };
 const wanted = (section: string) => !values.only || values.only === section;
 
 async function withDatabase(create: () => Promise<{ url: string; drop(): Promise<void> }>, body: (url: string) => Promise<void>) {
@@ -43,6 +45,11 @@ if (process.env.TEST_DATABASE_URL) {
 }
 for (const engine of engines) {
   if (wanted('runs')) await withDatabase(engine.create, async (url) => { results.runs.push(await benchRuns(url, engine.label, count)); });
+  if (wanted('loop')) {
+    // The loop is judged beside the reference flow's runs/s from the same process and database.
+    if (!results.runs.some((row) => row.database === engine.label)) await withDatabase(engine.create, async (url) => { results.runs.push(await benchRuns(url, engine.label, count)); });
+    for (const concurrency of [1, 20]) await withDatabase(engine.create, async (url) => { results.loop.push(await benchLoop(url, engine.label, Number(values.items), concurrency)); });
+  }
   if (wanted('webhooks')) await withDatabase(engine.create, async (url) => { results.webhooks.push(await benchWebhooks(url, engine.label, seconds)); });
   if (wanted('run-page')) await withDatabase(engine.create, async (url) => { results.runPage.push(...await benchRunPage(url, engine.label)); });
 }
@@ -75,6 +82,18 @@ if (values.json) {
     'claim p99 ms': row.claimP99Ms,
     'floor claim p50 ms': row.floorClaimP50Ms,
   })));
+  if (results.loop.length) {
+    console.log('\nA For each over a list, one side-effect HTTP step per item (in-process receiver); ratio: items/s over the reference');
+    console.log("flow's side-effect steps/s (its runs/s × 2) measured beside it");
+    console.table(results.loop.map((row) => {
+      const reference = results.runs.find((runs) => runs.database === row.database);
+      return {
+        database: row.database, items: row.items, 'at once': row.concurrency, 'items/s': row.itemsPerSecond,
+        'runs/s beside': reference?.runsPerSecond, ratio: reference ? Math.round((row.itemsPerSecond / (reference.runsPerSecond * 2)) * 100) / 100 : undefined,
+        'memory growth MB': row.memoryGrowthMb, 'run page s': row.runPageSeconds,
+      };
+    }));
+  }
   if (results.runPage.length) {
     console.log('\nOpening a run page as its timeline grows: the run answer, the first timeline page (2,000 events) and one live update,');
     console.log('beside the whole-timeline read the page repeated every second before it was paged and pushed');

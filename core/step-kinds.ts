@@ -17,6 +17,7 @@ export const NODE_TYPES = [
   'condition',
   'delay',
   'state.transition',
+  'for.each',
 ] as const;
 
 export type NodeType = (typeof NODE_TYPES)[number];
@@ -41,6 +42,21 @@ export type ConditionHandle = (typeof CONDITION_HANDLES)[number];
 export function isConditionHandle(value: unknown): value is ConditionHandle {
   return (CONDITION_HANDLES as readonly unknown[]).includes(value);
 }
+
+/**
+ * A For each step runs its body (the steps whose `parentId` names it) once per item of a
+ * list. Limits are checked before the first item (default: 10,000 items, 1 at a time).
+ */
+export const FOR_EACH = {
+  type: 'for.each',
+  label: 'For each',
+  defaultConcurrency: 1,
+  maxConcurrency: 20,
+  defaultMaxItems: 10_000,
+} as const;
+
+/** Values only a For each step's body can use: the current item and its position (from 1). */
+export const LOOP_ROOTS: readonly string[] = ['item', 'loop'];
 
 /** What a step is called where people see it: its label, or its id when it has none. */
 export function stepLabel(node: { id: string; data: Record<string, unknown> }): string {

@@ -21,6 +21,10 @@ export interface RenderContext {
   /** `run.id` and `run.attempt` change between attempts; keys must not use them. */
   run?: { id: string; attempt: number };
   now?: string | Date;
+  /** Inside a For each step's body: the current item of the list. */
+  item?: unknown;
+  /** Inside a For each step's body: the item's position (from 1) and how many items there are. */
+  loop?: { index: number; count: number };
 }
 
 export class MissingPathError extends UserError {

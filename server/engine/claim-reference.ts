@@ -19,14 +19,15 @@ const DEFAULT_KEY_TTL = '30d';
 
 /**
  * Renders with `render`, which is strict: a missing path throws. The scope is the
- * step's own (`flowId:nodeId`) unless the person named a shared one (`keyScope`); a test
- * run's is kept apart from live ones (test-mode/test-scope.ts).
+ * step's own (`flowId:nodeId`, the same for every item of a For each) unless the person
+ * named a shared one (`keyScope`); a test run's is kept apart from live ones
+ * (test-mode/test-scope.ts).
  */
 export function claimReference(step: TypedStep, run: Pick<RunRow, 'flowId' | 'testScope'>, render: (template: string) => string): ClaimReference {
   const { key, keyScope, keyTtl } = step.data;
   return {
     key: render(key ?? ''),
-    scope: claimScopeFor(run, keyScope ? render(keyScope) : `${run.flowId}:${step.id}`),
+    scope: claimScopeFor(run, keyScope ? render(keyScope) : `${run.flowId}:${step.bodyStepId ?? step.id}`),
     ttlMs: parseDuration(keyTtl || DEFAULT_KEY_TTL),
   };
 }

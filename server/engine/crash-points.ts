@@ -20,7 +20,9 @@ export function createCrashPoints(spec: string | undefined): CrashPoints {
   const wanted = spec.split(',').map((entry) => entry.trim()).filter(Boolean);
   return {
     check(point, nodeId) {
-      if (wanted.includes(point) || wanted.includes(`${point}:${nodeId}`)) process.kill(process.pid, 'SIGKILL');
+      // An item of a For each body (`send@3`) answers to its step's id too: the first item to get there.
+      const step = nodeId.split('@')[0];
+      if (wanted.includes(point) || wanted.includes(`${point}:${nodeId}`) || wanted.includes(`${point}:${step}`)) process.kill(process.pid, 'SIGKILL');
     },
   };
 }

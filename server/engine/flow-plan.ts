@@ -5,12 +5,21 @@
  */
 import type { FlowDocument, FlowEdge } from './flow/document.ts';
 import { topologicalOrder } from './flow/graph.ts';
+import { bodyOf, bodyRoots, topLevel } from './flow/loop-body.ts';
 import { isTriggerType } from './flow/node-types.ts';
 import { planStep, type PlannedStep } from './flow/planned-step.ts';
 
+/** The steps a For each step runs once per item, in order; the roots start each item. */
+export interface BodyPlan {
+  order: PlannedStep[];
+  roots: ReadonlySet<string>;
+}
+
 export interface FlowPlan {
   document: FlowDocument;
+  /** The top level's steps in order; the steps inside For each steps are in `bodies`. */
   order: PlannedStep[];
+  bodies: ReadonlyMap<string, BodyPlan>;
   steps: ReadonlyMap<string, PlannedStep>;
   incoming: Map<string, FlowEdge[]>;
   trigger: PlannedStep | undefined;
@@ -24,9 +33,15 @@ export function planFlow(document: FlowDocument): FlowPlan {
     list.push(edge);
     incoming.set(edge.target, list);
   }
+  const bodies = new Map<string, BodyPlan>();
+  for (const loopId of new Set(document.nodes.flatMap((node) => (node.parentId === undefined ? [] : [node.parentId])))) {
+    const body = bodyOf(document, loopId);
+    bodies.set(loopId, { order: topologicalOrder(body).map((id) => steps.get(id)!), roots: new Set(bodyRoots(body)) });
+  }
   return {
     document,
-    order: topologicalOrder(document).map((id) => steps.get(id)!),
+    order: topologicalOrder(topLevel(document)).map((id) => steps.get(id)!),
+    bodies,
     steps,
     incoming,
     trigger: [...steps.values()].find((step) => isTriggerType(step.type)),

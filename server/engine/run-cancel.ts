@@ -22,7 +22,7 @@ import { actingSteps, cancelledBy, leaseState } from '../store/run-cancel.ts';
 import { transitionRun } from '../store/runs.ts';
 import { insertEvents, loadCheckpoints, writeCheckpointsAndEvents } from '../store/timeline.ts';
 import type { FlowPlan } from './flow-plan.ts';
-import { RunCancelledError, type ClaimOutcome, type RunJournal } from './run-journal.ts';
+import { RunCancelledError, type ClaimOutcome, type StepJournal } from './run-journal.ts';
 import type { CheckpointRow, Clock, RunRow, RunStatus, TimelineEvent } from './types.ts';
 
 /** Statuses a run can be cancelled from (the Cancel button shows on all but `failed`). */
@@ -113,7 +113,7 @@ function claimNode(checkpoints: readonly CheckpointRow[], events: readonly Timel
  * One read per try, so "nothing new starts after the cancel" holds exactly: a cancel that
  * lands after this read finds the step acting, and it finishes.
  */
-export async function stopIfCancelled(db: Db, journal: RunJournal, nodeId: string, claim: { scope: string; key: string; fence: number }, clock: Clock): Promise<void> {
+export async function stopIfCancelled(db: Db, journal: StepJournal, nodeId: string, claim: { scope: string; key: string; fence: number }, clock: Clock): Promise<void> {
   const state = await leaseState(db, journal.run);
   if (state?.status !== 'cancelled') return;
   const now = clock.now();

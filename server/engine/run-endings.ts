@@ -4,7 +4,7 @@
  * run's ending and, when this worker holds the step's claim, the claim's outcome, all in
  * one fenced transaction.
  */
-import type { RunJournal } from './run-journal.ts';
+import type { StepJournal } from './run-journal.ts';
 
 /** A claim this worker won or took over; `fence` proves it still holds it. */
 export interface HeldClaim {
@@ -22,7 +22,7 @@ const ENDED: RunEnded = { kind: 'ended' };
 
 /** Fails the step and the run; a held claim becomes `failed`, so a later run may act on its key. */
 export async function failRun(
-  journal: RunJournal,
+  journal: StepJournal,
   nodeId: string,
   message: string,
   options: { claim?: HeldClaim; details?: Record<string, unknown> } = {},
@@ -42,7 +42,7 @@ export async function failRun(
  * the claim and marks it uncertain too; without one, the claim already is.
  */
 export async function stopForReview(
-  journal: RunJournal,
+  journal: StepJournal,
   nodeId: string,
   message: string,
   claim: { scope: string; key: string; fence?: number },

@@ -12,12 +12,14 @@ import type { FlowPlan } from './flow-plan.ts';
 import { decideOutcome, retryPolicy } from './outcomes.ts';
 import { runSideEffectStep } from './protocol.ts';
 import { holdIfPaused } from './flow-pause.ts';
-import { failRun } from './run-endings.ts';
-import { ClaimFencedError, LeaseLostError, RunCancelledError, RunJournal } from './run-journal.ts';
+import { failRun, type RunEnded } from './run-endings.ts';
+import { ClaimFencedError, LeaseLostError, RunCancelledError, RunJournal, type StepJournal } from './run-journal.ts';
 import { createRenderer, masked, type EngineDeps, type StepExecution, type StepResult } from './step-runtime.ts';
 import { stepKind } from './steps/registry.ts';
 import { performStep, servicesForRun } from './test-mode/perform.ts';
-import type { StepKind } from './steps/types.ts';
+import type { Renderer, StepKind } from './steps/types.ts';
+import { runForEach } from './for-each.ts';
+import { FOR_EACH } from '../../core/step-kinds.ts';
 import { collectSecretValues, MissingPathError, type RenderContext } from '../../core/templates/render.ts';
 import type { CheckpointRow, RunRow } from './types.ts';
 import { loadCheckpoints } from '../store/timeline.ts';
@@ -87,13 +89,47 @@ async function walk(deps: EngineDeps, { run, plan, secrets, signal }: RunInputs,
     now: new Date(deps.clock.now()).toISOString(),
   };
   const secretValues = collectSecretValues(context);
-  const render = createRenderer(context, deps.clock);
   // A paused flow's run holds before it starts (it may have been queued just before the
   // pause, or woken from a delay) and between steps; Resume queues it again.
   if (await holdIfPaused(deps.db, journal)) return;
-  let checkPause = false;
   journal.event('run.started', null, { attempt: run.attempt, resumed: run.leaseFence > 1, worker: run.leaseOwner, fence: run.leaseFence });
+  const top: StepWalk = { deps, run, plan, journal, checkpoints, context, render: createRenderer(context, deps.clock), signal, secretValues };
+  const walked = await walkSteps(top, plan.order, { checkPause: true });
+  if (walked.kind === 'ended') return;
+  journal.event('run.succeeded', null, null);
+  await journal.flush({ ending: { status: 'succeeded' } });
+}
 
+/** What walking a list of steps needs: the run's top level, or one item of a For each step. */
+export interface StepWalk {
+  deps: EngineDeps;
+  run: RunRow;
+  plan: FlowPlan;
+  journal: StepJournal;
+  checkpoints: ReadonlyMap<string, CheckpointRow>;
+  context: RenderContext;
+  render: Renderer;
+  signal: AbortSignal;
+  secretValues: string[];
+  /** Inside a body: the item's position, which names its checkpoints (`send@3`). */
+  item?: number;
+}
+
+export interface WalkOptions {
+  /** Steps that start without an edge leading in (a body's roots). */
+  roots?: ReadonlySet<string>;
+  /** Hold a paused flow's run between steps (top level only). */
+  checkPause?: boolean;
+}
+
+/**
+ * Walks steps in order: checkpointed → skipped; on an untaken branch → skipped; otherwise
+ * executed. Done carries the output of the last step that ran (a body's result per item).
+ */
+export async function walkSteps(walk: StepWalk, steps: readonly PlannedStep[], options: WalkOptions = {}): Promise<{ kind: 'done'; output: unknown } | RunEnded> {
+  const { deps, plan, journal, checkpoints, context } = walk;
+  let checkPause = false;
+  let last: unknown = null;
   // For each finished step: which of its exits are live (null = all, undefined = none).
   const live = new Map<string, string | null | undefined>();
   const isLive = (edge: FlowEdge) => {
@@ -102,15 +138,18 @@ async function walk(deps: EngineDeps, { run, plan, secrets, signal }: RunInputs,
     return handle === null || (handle !== undefined && edge.sourceHandle === handle);
   };
 
-  for (const step of plan.order) {
-    if (step.id === plan.trigger?.id) {
-      context.steps[step.id] = { output: context.trigger };
-      live.set(step.id, null);
+  for (const planned of steps) {
+    if (planned.id === plan.trigger?.id) {
+      context.steps[planned.id] = { output: context.trigger };
+      live.set(planned.id, null);
       continue;
     }
-    const incoming = plan.incoming.get(step.id) ?? [];
-    if (!incoming.some(isLive)) {
-      live.set(step.id, undefined);
+    // Inside a body each item's run of a step is its own: `send@3` names its checkpoint,
+    // events and claim owner; the key's scope stays the step's (claim-reference.ts).
+    const step: PlannedStep = walk.item === undefined ? planned : { ...planned, id: `${planned.id}@${walk.item}`, bodyStepId: planned.id };
+    const incoming = plan.incoming.get(planned.id) ?? [];
+    if (!options.roots?.has(planned.id) && !incoming.some(isLive)) {
+      live.set(planned.id, undefined);
       if (!checkpoints.has(step.id)) {
         journal.checkpoint(step.id, 'skipped', { reason: 'branch' });
         journal.event('step.skipped', step.id, { reason: 'branch' });
@@ -120,28 +159,27 @@ async function walk(deps: EngineDeps, { run, plan, secrets, signal }: RunInputs,
     const previous = checkpoints.get(step.id);
     if (previous && (previous.status === 'succeeded' || previous.status === 'skipped')) {
       journal.event('step.skipped', step.id, { reason: 'checkpoint', attempt: previous.attempt, status: previous.status });
-      context.steps[step.id] = { output: previous.output };
+      context.steps[planned.id] = { output: previous.output };
       // A skip decided in review lets its branch go on; any other skipped step stopped it.
       const continues = previous.status === 'skipped' && Boolean((previous.output as { continue?: boolean } | null)?.continue);
-      live.set(step.id, previous.status === 'succeeded' ? exitTaken(step, previous.output) : continues ? null : undefined);
+      live.set(planned.id, previous.status === 'succeeded' ? exitTaken(step, previous.output) : continues ? null : undefined);
+      if (previous.status === 'succeeded') last = previous.output;
       continue;
     }
-    if (step.problem !== undefined) {
-      await failRun(journal, step.id, step.problem);
-      return;
-    }
-    if (checkPause && (await holdIfPaused(deps.db, journal))) return;
+    if (step.problem !== undefined) return failRun(journal, step.id, step.problem);
+    if (options.checkPause && checkPause && journal instanceof RunJournal && (await holdIfPaused(deps.db, journal))) return { kind: 'ended' };
     checkPause = true;
-    const result = await executeStep({ deps, journal, flowId: run.flowId, node: step, render, signal, secretValues }, previous);
-    if (result.kind === 'ended') return;
-    context.steps[step.id] = { output: result.output };
-    live.set(step.id, result.stop ? undefined : exitTaken(step, result.output));
+    const execution = { deps, journal, flowId: walk.run.flowId, node: step, render: walk.render, signal: walk.signal, secretValues: walk.secretValues };
+    const result = step.type === FOR_EACH.type ? await runForEach(walk, step, walkSteps) : await executeStep(execution, previous);
+    if (result.kind === 'ended') return result;
+    context.steps[planned.id] = { output: result.output };
+    live.set(planned.id, result.stop ? undefined : exitTaken(step, result.output));
+    if (!result.stop) last = result.output;
   }
-  journal.event('run.succeeded', null, null);
-  await journal.flush({ ending: { status: 'succeeded' } });
+  return { kind: 'done', output: last };
 }
 
-async function executeStep(step: StepExecution, previous: CheckpointRow | undefined): Promise<StepResult> {
+export async function executeStep(step: StepExecution, previous: CheckpointRow | undefined): Promise<StepResult> {
   const { node, journal } = step;
   const kind = stepKind(node);
   if (!kind) return failRun(journal, node.id, `This server cannot run steps of kind "${node.type}".`);

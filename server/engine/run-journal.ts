@@ -44,6 +44,13 @@ export interface RunEnding {
   wakeAt?: number | null;
 }
 
+/**
+ * What a step writes through: the run's journal, or one item's view of it inside a For
+ * each step (item-journal.ts), which turns the run endings a step asks for into the
+ * item's outcome.
+ */
+export type StepJournal = Pick<RunJournal, 'run' | 'event' | 'checkpoint' | 'flush' | 'planSteps'>;
+
 export class RunJournal {
   private events: TimelineEvent[] = [];
   private checkpoints: CheckpointRow[] = [];
@@ -74,22 +81,26 @@ export class RunJournal {
 
   async flush(options: { claim?: ClaimOutcome; ending?: RunEnding } = {}): Promise<void> {
     const now = this.clock.now();
+    // Taken before the write: items of a For each step run at once and keep buffering
+    // while this transaction is written; theirs go with the next flush.
     const events = this.events;
     const checkpoints = this.checkpoints;
+    this.events = [];
+    this.checkpoints = [];
     try {
       await this.write(options, now, checkpoints, events);
     } catch (error) {
       // Cancelled while a step held its claim: the step's outcome is still recorded, under
       // the claim's own fence, so the claim is settled; then the worker stops.
       const refused = error instanceof LeaseLostError || error instanceof ClaimFencedError;
-      if (!refused || !options.claim || !(await recordAfterCancel(this.db, this, options.claim, checkpoints, events, now))) throw error;
-      this.events = [];
-      this.checkpoints = [];
+      if (!refused || !options.claim || !(await recordAfterCancel(this.db, this, options.claim, checkpoints, events, now))) {
+        this.events = [...events, ...this.events];
+        this.checkpoints = [...checkpoints, ...this.checkpoints];
+        throw error;
+      }
       throw new RunCancelledError(`Run ${this.run.id} was cancelled; the step that was acting is recorded.`);
     }
     this.lastFlushed = checkpoints.map((checkpoint) => checkpoint.nodeId);
-    this.events = [];
-    this.checkpoints = [];
   }
 
   private async write(options: { claim?: ClaimOutcome; ending?: RunEnding }, now: number, checkpoints: CheckpointRow[], events: TimelineEvent[]): Promise<void> {

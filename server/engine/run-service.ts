@@ -19,7 +19,8 @@ import type { PlanCache } from './flow-plan.ts';
 import { cancelRun } from './run-cancel.ts';
 import { moveForRerun, previewOnVersion, previewReplay, versionEventData, withBody } from './version-rerun.ts';
 import { pickVersion, type VersionChoice } from './version-choice.ts';
-import { stepKeys, stepViews, summarizeRun } from './run-views.ts';
+import { indexRecords, stepKeys, summarizeRun } from './run-views.ts';
+import { loopItemPage, stepViewsWithLoops } from './loop-views.ts';
 import { SETTLED_RUN_STATUSES, type Clock, type RunRow, type RunStatus, type TestTargets } from './types.ts';
 
 export type ReviewDecision = 'happened' | 'do-it' | 'skip';
@@ -175,8 +176,18 @@ export function runService({ db, flows, plans, clock, onQueued }: RunServiceDeps
       const claims = await readClaims(db, stepKeys(checkpoints, traces));
       return {
         run: { ...summarizeRun(run), input: run.input, version: version?.version ?? null, flowName: plan?.document.name ?? null },
-        steps: plan ? stepViews(plan.document, id, checkpoints, traces, claims) : [],
+        steps: plan ? stepViewsWithLoops(plan.document, indexRecords(id, checkpoints, traces, claims)) : [],
       };
+    },
+
+    /** One page of a For each step's items, each with its own steps (default: 20 from the first). */
+    async loopItems(id: string, loopId: string, offset = 0, limit = 20) {
+      const run = await requireRun(id);
+      const plan = await plans.get(run.versionId);
+      if (!plan?.bodies.has(loopId)) throw new UserError(`Run #${run.seq} has no For each step "${loopId}".`);
+      const [checkpoints, traces] = await Promise.all([loadCheckpoints(db, id), readStepTraces(db, id)]);
+      const records = indexRecords(id, checkpoints, traces, await readClaims(db, stepKeys(checkpoints, traces)));
+      return loopItemPage(plan.document, loopId, records, offset, Math.min(limit, 100));
     },
 
     /** The run, its steps and its whole timeline at once: for scripts and checks, not for pages. */

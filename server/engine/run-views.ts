@@ -52,28 +52,45 @@ export interface StepView {
  * on a branch, or waiting for another run's claim).
  */
 export function stepViews(document: FlowDocument, runId: string, checkpoints: CheckpointRow[], traces: StepTrace[], claims: ClaimRow[]): StepView[] {
-  const byNode = new Map(checkpoints.map((checkpoint) => [checkpoint.nodeId, checkpoint]));
-  const traceByNode = new Map(traces.map((trace) => [trace.nodeId, trace]));
-  const claimByKey = new Map(claims.map((claim) => [claimKey(claim.scope, claim.key), claim]));
-  return document.nodes.map((node) => {
-    const checkpoint = byNode.get(node.id);
-    const trace = traceByNode.get(node.id);
-    const { key, keyScope } = stepKey(checkpoint, trace);
-    const claim = key && keyScope ? claimByKey.get(claimKey(keyScope, key)) : undefined;
-    return {
-      nodeId: node.id,
-      type: node.type,
-      label: typeof node.data.label === 'string' && node.data.label ? node.data.label : node.id,
-      sideEffect: isSideEffectStep(node),
-      status: stepStatus(node.id, runId, checkpoint, trace, claim),
-      key,
-      keyScope,
-      output: checkpoint?.output ?? null,
-      attempts: trace?.started ?? 0,
-      lastError: (trace?.failure?.data?.message as string | undefined) ?? null,
-      claim: claim ? { status: claim.status, fence: claim.fence, ownerRunId: claim.ownerRunId, expiresAt: claim.expiresAt, updatedAt: claim.updatedAt } : null,
-    };
-  });
+  const records = indexRecords(runId, checkpoints, traces, claims);
+  return document.nodes.map((node) => stepView(node, records));
+}
+
+/** A run's records by step and by key, built once for the views of many steps (a loop's items). */
+export interface IndexedRecords {
+  runId: string;
+  byNode: ReadonlyMap<string, CheckpointRow>;
+  traceByNode: ReadonlyMap<string, StepTrace>;
+  claimByKey: ReadonlyMap<string, ClaimRow>;
+}
+
+export function indexRecords(runId: string, checkpoints: CheckpointRow[], traces: StepTrace[], claims: ClaimRow[]): IndexedRecords {
+  return {
+    runId,
+    byNode: new Map(checkpoints.map((checkpoint) => [checkpoint.nodeId, checkpoint])),
+    traceByNode: new Map(traces.map((trace) => [trace.nodeId, trace])),
+    claimByKey: new Map(claims.map((claim) => [claimKey(claim.scope, claim.key), claim])),
+  };
+}
+
+export function stepView(node: FlowDocument['nodes'][number], { runId, byNode, traceByNode, claimByKey }: IndexedRecords): StepView {
+  const checkpoint = byNode.get(node.id);
+  const trace = traceByNode.get(node.id);
+  const { key, keyScope } = stepKey(checkpoint, trace);
+  const claim = key && keyScope ? claimByKey.get(claimKey(keyScope, key)) : undefined;
+  return {
+    nodeId: node.id,
+    type: node.type,
+    label: typeof node.data.label === 'string' && node.data.label ? node.data.label : node.id,
+    sideEffect: isSideEffectStep(node),
+    status: stepStatus(node.id, runId, checkpoint, trace, claim),
+    key,
+    keyScope,
+    output: checkpoint?.output ?? null,
+    attempts: trace?.started ?? 0,
+    lastError: (trace?.failure?.data?.message as string | undefined) ?? null,
+    claim: claim ? { status: claim.status, fence: claim.fence, ownerRunId: claim.ownerRunId, expiresAt: claim.expiresAt, updatedAt: claim.updatedAt } : null,
+  };
 }
 
 /** The idempotency keys a run's steps name: the claims its page shows. */

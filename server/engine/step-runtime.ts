@@ -10,7 +10,7 @@ import type { TypedStep } from './flow/planned-step.ts';
 import { createMasker, type Masker } from './secrets/masker.ts';
 import { renderDeep, renderTemplate, renderValue, type RenderContext } from '../../core/templates/render.ts';
 import type { RunEnded } from './run-endings.ts';
-import type { RunJournal } from './run-journal.ts';
+import type { StepJournal } from './run-journal.ts';
 import type { Renderer, StepServices } from './steps/types.ts';
 import type { Clock } from './types.ts';
 
@@ -52,7 +52,7 @@ export interface EngineDeps {
 
 export interface StepExecution {
   deps: EngineDeps;
-  journal: RunJournal;
+  journal: StepJournal;
   flowId: string;
   node: TypedStep;
   render: Renderer;

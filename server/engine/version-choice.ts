@@ -62,8 +62,10 @@ export function keptOnSwitch(checkpoint: CheckpointRow, type: string | undefined
 
 /** The checkpoints to forget when the run moves to `plan`: finished steps the new version has too. */
 export function checkpointsToForget(plan: FlowPlan, checkpoints: readonly CheckpointRow[]): string[] {
-  const types = new Map(plan.order.map((step) => [step.id, step.type]));
+  const types = new Map([...plan.steps.values()].map((step) => [step.id, step.type]));
+  // One item's run of a body step (`send@3`) is matched by its step's id.
+  const stepOf = (nodeId: string) => nodeId.split('@')[0] ?? nodeId;
   return checkpoints
-    .filter((checkpoint) => types.has(checkpoint.nodeId) && !keptOnSwitch(checkpoint, types.get(checkpoint.nodeId)))
+    .filter((checkpoint) => types.has(stepOf(checkpoint.nodeId)) && !keptOnSwitch(checkpoint, types.get(stepOf(checkpoint.nodeId))))
     .map((checkpoint) => checkpoint.nodeId);
 }

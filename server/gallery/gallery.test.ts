@@ -10,11 +10,12 @@ const gallery = createGallery(loadTemplates());
 const BASE = 'http://127.0.0.1:4321';
 
 describe('the gallery', () => {
-  it('has the three templates, in order', () => {
+  it('has the four templates, in order', () => {
     expect(gallery.list().map((template) => template.id)).toEqual([
       'order-paid-invoice-receipt',
       'lead-outreach-sequence',
       'payment-events-any-order',
+      'lead-batch-welcome',
     ]);
   });
 

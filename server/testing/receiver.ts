@@ -31,6 +31,8 @@ export interface Receiver {
   behave: (call: ReceivedCall, callNumber: number) => Behaviour;
   /** Called whenever a call arrives, before answering (e.g. to kill a process). */
   onCall?: (call: ReceivedCall) => void;
+  /** The most calls it was answering at the same moment since the last reset. */
+  maxInFlight: number;
   totalEffects(): number;
   reset(): void;
   close(): Promise<void>;
@@ -54,17 +56,23 @@ export async function startReceiver(options: { honoursKeys: boolean; keyHeader?:
     url: '',
     calls: [],
     effects: new Map(),
+    maxInFlight: 0,
     behave: () => ({ kind: 'ok' }),
     totalEffects: () => [...receiver.effects.values()].reduce((sum, count) => sum + count, 0),
     reset() {
       receiver.calls.length = 0;
       receiver.effects.clear();
+      receiver.maxInFlight = 0;
       answers.clear();
     },
     close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
   };
 
+  let inFlight = 0;
   server = createServer(async (request, response) => {
+    inFlight++;
+    receiver.maxInFlight = Math.max(receiver.maxInFlight, inFlight);
+    response.on('close', () => inFlight--);
     const text = await readBody(request);
     let body: unknown = text;
     try { body = JSON.parse(text); } catch { /* plain text body */ }

@@ -29,6 +29,10 @@ export const runsRouter = router({
     }))
     .query(({ ctx, input }) => ctx.services.runs.list(input)),
   get: procedure.input(runId).query(({ ctx, input }) => ctx.services.runs.view(input.runId)),
+  // One page of a For each step's items, each with its own steps.
+  loopItems: procedure
+    .input(z.object({ runId: idText('The run id'), loopId: idText('The step id'), offset: z.number().int().min(0).max(1_000_000).default(0), limit: z.number().int().min(1).max(100).default(20) }))
+    .query(({ ctx, input }) => ctx.services.runs.loopItems(input.runId, input.loopId, input.offset, input.limit)),
   // `cursor` is the id of the last event held, as paged queries name it; `afterId` is the same for scripts.
   timeline: procedure
     .input(z.object({

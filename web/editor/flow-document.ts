@@ -8,11 +8,14 @@ import type { FlowDocument } from '../../server/engine/flow/document.ts';
 import { exitLabel, type Snapshot, type StepEdge, type StepNode } from './editor-changes.ts';
 
 export function snapshotFromDocument(document: FlowDocument): Snapshot {
-  const nodes: StepNode[] = document.nodes.map((node) => ({
+  // React Flow draws a group's children relative to it and wants the group listed first.
+  const ordered = [...document.nodes.filter((node) => node.parentId === undefined), ...document.nodes.filter((node) => node.parentId !== undefined)];
+  const nodes: StepNode[] = ordered.map((node) => ({
     id: node.id,
     type: node.type,
     position: { x: node.position.x, y: node.position.y },
     data: node.data,
+    ...(node.parentId === undefined ? {} : { parentId: node.parentId }),
   }));
   const edges: StepEdge[] = document.edges.map((edge) => ({
     id: edge.id,
@@ -47,6 +50,8 @@ export function documentFromSnapshot(snapshot: Snapshot): FlowDocument {
       // Whole pixels: sub-pixel drag positions only make exported files noisy.
       position: { x: Math.round(node.position.x), y: Math.round(node.position.y) },
       data: node.data,
+      // The For each step whose body holds this step.
+      ...(node.parentId === undefined ? {} : { parentId: node.parentId }),
     })),
     edges: snapshot.edges.map((edge) => ({
       id: edge.id,

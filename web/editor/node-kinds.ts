@@ -3,7 +3,7 @@
  * group each belongs to, and the settings a new step starts with. The kinds themselves
  * (and what each needs) are defined by the engine in node-types.ts.
  */
-import type { NodeType } from '../../core/step-kinds.ts';
+import { FOR_EACH, type NodeType } from '../../core/step-kinds.ts';
 import type { StepData } from './editor-changes.ts';
 
 export type KindGroup = 'trigger' | 'action' | 'logic';
@@ -131,6 +131,8 @@ export function kindInfo(kind: string | undefined): KindInfo | undefined {
 }
 
 export function kindLabel(kind: string | undefined): string {
+  // For each is not in the palette until the canvas can draw its body; it still has a name.
+  if (kind === FOR_EACH.type) return FOR_EACH.label;
   return kindInfo(kind)?.label ?? kind ?? 'Step';
 }
 

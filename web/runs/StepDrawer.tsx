@@ -13,6 +13,7 @@ import type { RunInfo, StepInfo, StepStatus, TimelineEntry } from './run-types.t
 import { renderedInput, triggerOf } from './step-input.ts';
 import { describeEvent, type SentenceContext } from './timeline-sentences.ts';
 import { TimelineIcon } from './TimelineIcon.tsx';
+import { LoopItems } from './LoopItems.tsx';
 
 interface StepDrawerProps {
   step: StepInfo;
@@ -99,6 +100,12 @@ export function StepDrawer({ step, status, node, run, steps, events, context, on
           </Section>
         )}
 
+        {step.loop && (
+          <Section title="Items">
+            <LoopItems runId={run.id} loopId={step.nodeId} loop={step.loop} />
+          </Section>
+        )}
+
         {condition ? (
           // A condition's settings and output are its comparison: said in words, not as JSON.
           <Section title="Decision">
@@ -147,7 +154,8 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 
 function Json({ value, empty }: { value: unknown; empty: string }) {
   if (value === null || value === undefined) return <p className="muted">{empty}</p>;
-  return <pre className="json">{typeof value === 'string' ? value : JSON.stringify(value, null, 2)}</pre>;
+  // Focusable, so a long value (a loop's list) can be scrolled from the keyboard.
+  return <pre className="json" tabIndex={0}>{typeof value === 'string' ? value : JSON.stringify(value, null, 2)}</pre>;
 }
 
 function RunLink({ id, current, numbers }: { id: string; current: string; numbers: ReadonlyMap<string, number> }) {

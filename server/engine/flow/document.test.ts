@@ -58,9 +58,10 @@ describe('flowDocumentSchema', () => {
 
 describe('node types', () => {
   it('lists the kinds of DESIGN.md §3, triggers first', () => {
-    expect(NODE_TYPES).toHaveLength(10);
+    expect(NODE_TYPES).toHaveLength(11);
     expect(NODE_TYPES.slice(0, 3)).toEqual([...TRIGGER_TYPES]);
     expect(NODE_TYPES).toContain('state.transition');
+    expect(NODE_TYPES).toContain('for.each');
   });
 });
 

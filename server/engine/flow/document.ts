@@ -21,6 +21,8 @@ export const flowNodeSchema = z.object({
   type: z.string().min(1),
   position: positionSchema.default({ x: 0, y: 0 }),
   data: z.record(z.string(), z.unknown()).default({}),
+  // The For each step whose body this step is in (React Flow's field for a group's children).
+  parentId: z.string().min(1).optional(),
 });
 
 export const flowEdgeSchema = z.object({
@@ -68,6 +70,7 @@ export {
   conditionDataSchema,
   delayDataSchema,
   stateTransitionDataSchema,
+  forEachDataSchema,
   type NodeType,
   type TriggerType,
 } from './node-types.ts';

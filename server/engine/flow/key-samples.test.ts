@@ -44,3 +44,15 @@ describe('weak keys in the flow problems (editor, publish, import)', () => {
     expect(result.problems[0]?.message).toContain('two orders can have the same total');
   });
 });
+
+describe('weak keys over named samples', () => {
+  it('checks the key against every named sample and names the one that lacks the field', () => {
+    const named = { ...flow({ customer: { id: 'c1' } }), samples: [{ name: 'refund', input: { refund: { id: 'r1' } } }, { name: 'order 4418', input: { customer: { id: 'c2' } } }] };
+    expect(keySamples(named as unknown as Parameters<typeof keySamples>[0]).map((sample) => sample.name)).toEqual(['the sample input', 'refund', 'order 4418']);
+    const result = validateFlow(named);
+    expect(result.ok).toBe(false);
+    expect(result.problems.map((problem) => problem.message)).toEqual([
+      expect.stringContaining('This key uses {{ trigger.body.customer.id }}, which the sample "refund" does not have.'),
+    ]);
+  });
+});

@@ -1,15 +1,17 @@
 import { SAMPLE_INPUT, type NamedContext } from '../templates/weak-keys.ts';
 import type { FlowDocument } from './document.ts';
 import { buildSampleContext } from './sample.ts';
-import { flowSamples } from './samples.ts';
 
 /**
- * The samples a key is checked against: the sample input and every named sample. An
- * empty sample (`{}`, `[]`, null) is one that was never filled in, so it cannot say a
- * field is missing.
+ * The samples a key is checked against: the sample input, then the named samples
+ * (samples.ts). An empty sample (`{}`, `[]`, null) is a flow whose sample was never
+ * filled in, so it cannot say a field is missing.
  */
 export function keySamples(doc: Pick<FlowDocument, 'name' | 'sampleInput' | 'samples'>): NamedContext[] {
-  const inputs = flowSamples(doc).map((sample, index) => ({ name: index === 0 ? SAMPLE_INPUT : sample.name, input: sample.input }));
+  const inputs = [
+    ...(doc.sampleInput === undefined ? [] : [{ name: SAMPLE_INPUT, input: doc.sampleInput as unknown }]),
+    ...(doc.samples ?? []).map((sample) => ({ name: sample.name, input: sample.input as unknown })),
+  ];
   return inputs
     .filter((sample) => !isEmpty(sample.input))
     .map((sample) => ({ name: sample.name, context: buildSampleContext({ name: doc.name, sampleInput: sample.input as FlowDocument['sampleInput'] }) }));

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DURATION_HINT, isDuration } from '../../../core/duration.ts';
-import { CONDITION_OPS, HTTP_METHODS, type NodeType } from '../../../core/step-kinds.ts';
+import { CONDITION_OPS, FOR_EACH, HTTP_METHODS, type NodeType } from '../../../core/step-kinds.ts';
 import { fieldLabel } from './field-labels.ts';
 
 export { CONDITION_OPS, HTTP_METHODS, NODE_TYPES, TRIGGER_TYPES, isNodeType, isTriggerType, type NodeType, type TriggerType } from '../../../core/step-kinds.ts';
@@ -181,6 +181,16 @@ export const stateTransitionDataSchema = stepData({
   }
 });
 
+export const forEachDataSchema = stepData({
+  items: text,
+  // Items at once (default: 1, one after another).
+  concurrency: z.number().int().min(1).max(FOR_EACH.maxConcurrency).optional(),
+  // What one failed item does to the loop (default: stop).
+  onItemError: z.enum(['stop', 'continue']).optional(),
+  // Checked before the first item (default: 10,000).
+  maxItems: z.number().int().min(1).optional(),
+});
+
 export const NODE_DATA_SCHEMAS = {
   'trigger.manual': manualTriggerDataSchema,
   'trigger.webhook': webhookTriggerDataSchema,
@@ -192,6 +202,7 @@ export const NODE_DATA_SCHEMAS = {
   condition: conditionDataSchema,
   delay: delayDataSchema,
   'state.transition': stateTransitionDataSchema,
+  'for.each': forEachDataSchema,
 } satisfies Record<NodeType, z.ZodType>;
 
 /** A step's settings once its kind's schema has read them. */

@@ -16,6 +16,11 @@ interface PlannedBase {
   label: string;
   /** Changes something outside Onceflow, so it runs under a claim (step-kinds.ts). */
   sideEffect: boolean;
+  /**
+   * Set on one item's run of a step inside a For each (`id` is then `send@3`): the step's
+   * own id, which names its key scope, so every item claims in the step's scope.
+   */
+  bodyStepId?: string;
 }
 
 /** A step of a known kind with valid settings, discriminated by `type`. */

@@ -1,7 +1,7 @@
 import { lintKeyTemplate, type KeyLint } from '../templates/lint-key.ts';
 import { UserError } from '../../../core/errors.ts';
 import { TemplateSyntaxError } from '../../../core/templates/parse.ts';
-import { MissingPathError, renderTemplate, type RenderContext } from '../../../core/templates/render.ts';
+import { MissingPathError, renderTemplate, renderValue, type RenderContext } from '../../../core/templates/render.ts';
 import type { FlowDocument } from './document.ts';
 import { stepRef } from './problems.ts';
 import { keyConfirmed, keySamples } from './key-samples.ts';
@@ -63,7 +63,8 @@ export function previewKey(
     if (cause instanceof UserError) return { error: cause.message, lint: [] };
     throw cause;
   }
-  const lint = lintKeyTemplate(text, sample, { samples: keySamples(doc), confirmed: keyConfirmed(node.data, text) });
+  sample = withFirstItem(doc, node.parentId, sample);
+  const lint = lintKeyTemplate(text, sample, { samples: keySamples(doc), confirmed: keyConfirmed(node.data, text), inLoop: node.parentId !== undefined });
   if (text.trim() === '') return { lint };
   try {
     return { key: renderTemplate(text, sample), lint };
@@ -97,4 +98,21 @@ function explainMissing(doc: Pick<FlowDocument, 'sampleInput' | 'nodes'>, error:
     return `${path} is a secret; secrets are never shown in previews.`;
   }
   return error.message;
+}
+
+/**
+ * Inside a For each body, a preview shows the key of the sample's first item: `item` is
+ * the first entry of the list the loop renders from the sample (none when it renders no list).
+ */
+function withFirstItem(doc: Pick<FlowDocument, 'nodes'>, parentId: string | undefined, sample: RenderContext): RenderContext {
+  const loop = parentId === undefined ? undefined : doc.nodes.find((candidate) => candidate.id === parentId);
+  const items = (loop?.data as { items?: unknown } | undefined)?.items;
+  if (typeof items !== 'string') return sample;
+  try {
+    const list = renderValue(items, sample);
+    return Array.isArray(list) && list.length > 0 ? { ...sample, item: list[0], loop: { index: 1, count: list.length } } : sample;
+  } catch (cause) {
+    if (cause instanceof MissingPathError || cause instanceof TemplateSyntaxError) return sample;
+    throw cause;
+  }
 }

@@ -1,5 +1,6 @@
 import type { FlowDocument } from './document.ts';
 import { findCycle, findTriggers, incomingEdges, reachableFrom } from './graph.ts';
+import { withLoopEntries } from './loop-body.ts';
 import { NODE_TYPES, isNodeType } from './node-types.ts';
 import { quotedStepLabel, type FlowProblem } from './problems.ts';
 import { isConditionHandle } from '../../../core/step-kinds.ts';
@@ -14,6 +15,8 @@ export interface LooseNode {
   id: string;
   type: string;
   data: Record<string, unknown>;
+  /** The For each step whose body holds this step. */
+  parentId?: string | undefined;
 }
 
 export interface LooseEdge {
@@ -142,7 +145,8 @@ export function checkGraph(flow: LooseFlow): FlowProblem[] {
   }
 
   if (triggers.length > 0) {
-    const reached = reachableFrom(graph, triggers.map((trigger) => trigger.id));
+    // A body runs when its loop does, though nothing is wired from the loop into it.
+    const reached = reachableFrom(withLoopEntries(graph), triggers.map((trigger) => trigger.id));
     for (const node of byId.values()) {
       if (reached.has(node.id)) continue;
       problems.push({

@@ -3,6 +3,8 @@ import { TemplateSyntaxError, formatPath, templatePaths } from '../../../core/te
 import type { RenderContext } from '../../../core/templates/render.ts';
 import { isSideEffectStep } from './document.ts';
 import { reachableFrom, type Graph } from './graph.ts';
+import { withLoopEntries } from './loop-body.ts';
+import { LOOP_ROOTS } from '../../../core/step-kinds.ts';
 import { fieldLabel } from './field-labels.ts';
 import { NODE_DATA_SCHEMAS, isNodeType } from './node-types.ts';
 import { dataIssueToProblem, fieldPath, stepName, stepRef, type FlowProblem } from './problems.ts';
@@ -25,9 +27,11 @@ export function checkSteps(flow: LooseFlow, sample: RenderContext): FlowProblem[
   const ids = new Set(flow.nodes.map((node) => node.id));
   const seen = new Set<string>();
   const samples = keySamples(flow);
+  // A body step comes after its loop's earlier steps; a step after the loop does not see the body.
+  const entered = withLoopEntries(flow);
   const reversed = {
     nodes: flow.nodes,
-    edges: flow.edges.map((edge) => ({ ...edge, source: edge.target, target: edge.source })),
+    edges: entered.edges.map((edge) => ({ ...edge, source: edge.target, target: edge.source })),
   };
   for (const node of flow.nodes) {
     // A repeated id is reported once by the graph checks; its settings are not checked twice.
@@ -42,7 +46,7 @@ export function checkSteps(flow: LooseFlow, sample: RenderContext): FlowProblem[
       problems.push(...checkTemplate(flow, node, field, text, ids, before));
     }
     if (node.type === 'trigger.webhook') problems.push(...checkEventId(node));
-    if (isNodeType(node.type) && isSideEffectStep(node)) problems.push(...checkKey(node, sample, samples));
+    if (isNodeType(node.type) && isSideEffectStep(node)) problems.push(...checkKey(node, sample, samples, node.parentId !== undefined));
   }
   return problems;
 }
@@ -64,10 +68,22 @@ function checkTemplate(
     return [{ severity: 'error', code: 'template_syntax', nodeId: node.id, field, message: `${step} has a mistake in ${fieldLabel(node.type, field)}: ${cause.message}` }];
   }
   const problems: FlowProblem[] = [];
+  const inLoop = node.parentId !== undefined;
   for (const path of paths) {
     const [root, stepId] = path;
     const shown = `{{ ${formatPath(path)} }}`;
-    if (root === undefined || !CONTEXT_ROOTS.includes(root)) {
+    const other = stepId === undefined ? undefined : flow.nodes.find((candidate) => candidate.id === stepId);
+    if (root !== undefined && LOOP_ROOTS.includes(root) && !inLoop) {
+      problems.push({
+        severity: 'error',
+        code: 'template_loop_value_outside',
+        nodeId: node.id,
+        field,
+        message: `${step} uses ${shown} in ${fieldLabel(node.type, field)}, but "${root}" only exists inside a For each step. Move the step inside one, or take the value from the trigger or an earlier step.`,
+      });
+    } else if (root !== undefined && LOOP_ROOTS.includes(root)) {
+      continue;
+    } else if (root === undefined || !CONTEXT_ROOTS.includes(root)) {
       problems.push({
         severity: 'error',
         code: 'template_unknown_value',
@@ -83,14 +99,22 @@ function checkTemplate(
         field,
         message: `${step} uses ${shown} in ${fieldLabel(node.type, field)}, but the flow has no step "${stepId}".`,
       });
+    } else if (root === 'steps' && other?.parentId !== undefined && other.parentId !== node.parentId) {
+      const loop = flow.nodes.find((candidate) => candidate.id === other.parentId) ?? { id: other.parentId };
+      problems.push({
+        severity: 'warning',
+        code: 'template_step_in_loop',
+        nodeId: node.id,
+        field,
+        message: `${step} uses ${shown} in ${fieldLabel(node.type, field)}, but ${stepRef(other)} runs once per item inside ${stepRef(loop)}. After the loop, use {{ steps.${loop.id}.output }}: the list of each item's result.`,
+      });
     } else if (root === 'steps' && stepId !== undefined && !before.has(stepId)) {
-      const other = flow.nodes.find((candidate) => candidate.id === stepId) ?? { id: stepId };
       problems.push({
         severity: 'warning',
         code: 'template_step_not_before',
         nodeId: node.id,
         field,
-        message: `${step} uses ${shown} in ${fieldLabel(node.type, field)}, but ${stepRef(other)} does not come before it in the flow, so that value may not exist when this step runs.`,
+        message: `${step} uses ${shown} in ${fieldLabel(node.type, field)}, but ${stepRef(other ?? { id: stepId })} does not come before it in the flow, so that value may not exist when this step runs.`,
       });
     }
   }
@@ -126,7 +150,7 @@ function checkEventId(node: LooseNode): FlowProblem[] {
   return problems;
 }
 
-function checkKey(node: LooseNode, sample: RenderContext, samples: readonly NamedContext[]): FlowProblem[] {
+function checkKey(node: LooseNode, sample: RenderContext, samples: readonly NamedContext[], inLoop: boolean): FlowProblem[] {
   const key = node.data.key;
   const step = stepName(node);
   if (key === undefined || key === null) {
@@ -145,7 +169,7 @@ function checkKey(node: LooseNode, sample: RenderContext, samples: readonly Name
   }
   // A key of the wrong type is a shape problem of the step's settings.
   if (typeof key !== 'string') return [];
-  return lintKeyTemplate(key, sample, { samples, confirmed: keyConfirmed(node.data, key) })
+  return lintKeyTemplate(key, sample, { samples, confirmed: keyConfirmed(node.data, key), inLoop })
     .filter((lint) => lint.code !== 'template_syntax') // already reported for the field
     .map((lint) => ({ ...lint, nodeId: node.id, field: 'key', message: `${step}: ${lint.message}` }));
 }

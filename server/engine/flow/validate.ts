@@ -3,6 +3,7 @@ import { documentIssueToProblem, type FlowProblem } from './problems.ts';
 import { buildSampleContext } from './sample.ts';
 import { checkGraph, type LooseEdge, type LooseFlow, type LooseNode } from './validate-graph.ts';
 import { checkSamples } from './validate-samples.ts';
+import { checkLoops } from './validate-loops.ts';
 import { checkSteps } from './validate-steps.ts';
 
 /**
@@ -38,7 +39,7 @@ export function validateFlow(input: unknown): FlowValidation {
   const problems = parsed.success ? [] : parsed.error.issues.map((issue) => documentIssueToProblem(input, issue));
   const loose = parsed.success ? parsed.data : salvage(input);
   const sample = buildSampleContext(loose);
-  problems.push(...checkGraph(loose), ...checkSteps(loose, sample), ...checkSamples(loose.samples));
+  problems.push(...checkGraph(loose), ...checkLoops(loose), ...checkSteps(loose, sample), ...checkSamples(loose.samples));
 
   const ok = parsed.success && !problems.some((problem) => problem.severity === 'error');
   return ok ? { ok, flow: parsed.data, problems } : { ok: false, problems };
@@ -56,6 +57,7 @@ function salvage(input: Record<string, unknown>): LooseFlow {
       id: raw.id,
       type: typeof raw.type === 'string' ? raw.type : '',
       data: isRecord(raw.data) ? raw.data : {},
+      ...(typeof raw.parentId === 'string' ? { parentId: raw.parentId } : {}),
     });
   }
   const edges: LooseEdge[] = [];

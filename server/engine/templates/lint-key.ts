@@ -41,6 +41,12 @@ const MESSAGES = {
   key_too_long: `This key is longer than ${MAX_KEY_LENGTH} characters once filled in. Build it from ids rather than long texts.`,
   key_control_chars:
     'This key contains invisible control characters (such as line breaks) once filled in. Use ids or plain words.',
+  key_uses_loop_index:
+    "This key uses the item's position ({{ loop.index }}), which changes when the list is ordered differently, so " +
+    'two items would share one key. Build it from the item itself, e.g. {{ item.id }}.',
+  key_not_item_specific:
+    'This key is the same for every item of the list, so two items would share one key and only the first would ' +
+    'act. Add something from the item, e.g. {{ item.id }}.',
 } as const;
 
 export interface KeyLintOptions {
@@ -48,6 +54,8 @@ export interface KeyLintOptions {
   samples?: readonly NamedContext[];
   /** The person confirmed that real events carry the fields the samples lack. */
   confirmed?: boolean;
+  /** The step is inside a For each step's body, where each item needs a key of its own. */
+  inLoop?: boolean;
 }
 
 export function lintKeyTemplate(template: string, sample?: RenderContext, options: KeyLintOptions = {}): KeyLint[] {
@@ -62,8 +70,10 @@ export function lintKeyTemplate(template: string, sample?: RenderContext, option
   }
 
   const lints: KeyLint[] = [];
-  const usesData = paths.some((path) => path[0] === 'trigger' || path[0] === 'steps');
+  const usesItem = options.inLoop === true && paths.some((path) => path[0] === 'item');
+  const usesData = usesItem || paths.some((path) => path[0] === 'trigger' || path[0] === 'steps');
   if (!usesData) lints.push(error('key_constant'));
+  if (options.inLoop) lints.push(...loopKeyLints(paths, usesItem));
   if (paths.some(changesEveryAttempt)) lints.push(error('key_changes_every_attempt'));
   if (paths.some((path) => path[0] === 'run' && path[1] === 'id')) {
     lints.push({ severity: 'warning', code: 'key_uses_run_id', message: MESSAGES.key_uses_run_id });
@@ -112,6 +122,13 @@ function renderedKeyProblems(key: string): RenderedProblem[] {
   if (key.length > MAX_KEY_LENGTH) problems.push('key_too_long');
   if (CONTROL_CHARS.test(key)) problems.push('key_control_chars');
   return problems;
+}
+
+/** Inside a loop: a key every item shares, or one tied to the item's position, lets items collide. */
+function loopKeyLints(paths: readonly string[][], usesItem: boolean): KeyLint[] {
+  if (paths.some((path) => path[0] === 'loop')) return [{ severity: 'warning', code: 'key_uses_loop_index', message: MESSAGES.key_uses_loop_index }];
+  if (!usesItem) return [{ severity: 'warning', code: 'key_not_item_specific', message: MESSAGES.key_not_item_specific }];
+  return [];
 }
 
 /** `{{ run }}` renders the whole run, attempt included. */

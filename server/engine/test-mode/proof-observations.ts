@@ -10,6 +10,11 @@ import { listEvents } from '../../store/timeline.ts';
 import type { RunRow } from '../types.ts';
 
 export interface StepObservation {
+  /** How many times the step was reached: 1, or one per item of a For each. */
+  instances: number;
+  /** How many of those acted, and how many were stopped as duplicates. */
+  actedCount: number;
+  duplicateCount: number;
   reached: boolean;
   acted: boolean;
   duplicate: boolean;
@@ -41,12 +46,20 @@ export async function observeSteps(db: Db, runId: string): Promise<Map<string, S
   const steps = new Map<string, StepObservation>();
   const of = (nodeId: string) => {
     let step = steps.get(nodeId);
-    if (!step) steps.set(nodeId, (step = { reached: false, acted: false, duplicate: false, recovered: false, uncertain: false, key: null, failure: null }));
+    if (!step) steps.set(nodeId, (step = { instances: 0, actedCount: 0, duplicateCount: 0, reached: false, acted: false, duplicate: false, recovered: false, uncertain: false, key: null, failure: null }));
     return step;
   };
+  const seen = new Set<string>();
   for (const event of await listEvents(db, runId)) {
     if (!event.nodeId) continue;
-    const step = of(event.nodeId);
+    // The items of a For each body (`send@3`) add up under their step (`send`).
+    const step = of(baseStepId(event.nodeId));
+    if ((event.type === 'step.started' || event.type === 'step.duplicate') && !seen.has(event.nodeId)) {
+      seen.add(event.nodeId);
+      step.instances += 1;
+    }
+    if (event.type === 'step.succeeded') step.actedCount += 1;
+    if (event.type === 'step.duplicate') step.duplicateCount += 1;
     const data = (event.data ?? {}) as { key?: unknown; message?: unknown };
     if (typeof data.key === 'string') step.key = data.key;
     switch (event.type) {
@@ -69,7 +82,10 @@ export async function observeSteps(db: Db, runId: string): Promise<Map<string, S
 export async function standInCounts(db: Db, runIds: readonly string[]): Promise<Map<string, number>> {
   const counts = new Map<string, number>();
   for (const effect of await standInEffectsOfRuns(db, runIds)) {
-    if (effect.nodeId) counts.set(effect.nodeId, (counts.get(effect.nodeId) ?? 0) + 1);
+    if (effect.nodeId) counts.set(baseStepId(effect.nodeId), (counts.get(baseStepId(effect.nodeId)) ?? 0) + 1);
   }
   return counts;
 }
+
+/** The step an item's id belongs to: `send@3` → `send`. */
+export const baseStepId = (nodeId: string): string => nodeId.split('@')[0]!;

@@ -124,9 +124,10 @@ export async function runProofChecks(
     const steps = targets.map((target): ProofStepResult => {
       if (!observed.some((run) => run.get(target.node.id)?.reached)) return notReached(target);
       const effects = effectsOf(target, counts, observed);
-      const duplicates = observed.filter((run) => run.get(target.node.id)?.duplicate).length;
-      return effects === 1
-        ? { nodeId: target.node.id, label: target.label, passed: true, sentence: `“${target.label}” acted once in ${CONCURRENT_RUNS} runs started together; ${duplicates} ${duplicates === 1 ? 'was' : 'were'} stopped as duplicates.` }
+      const duplicates = observed.reduce((sum, run) => sum + (run.get(target.node.id)?.duplicateCount ?? 0), 0);
+      const expected = onceEach(observed, target);
+      return effects === expected
+        ? { nodeId: target.node.id, label: target.label, passed: true, sentence: `“${target.label}” acted ${timesWords(expected)} in ${CONCURRENT_RUNS} runs started together; ${duplicates} ${duplicates === 1 ? 'was' : 'were'} stopped as duplicates.` }
         : { nodeId: target.node.id, label: target.label, passed: false, sentence: `“${target.label}” acted ${effects} times in ${CONCURRENT_RUNS} runs started together with the same input. ${keyAdvice(observed, target)}` };
     });
     return finish(steps, ids, runs.map(runTrouble).find((trouble) => trouble !== null) ?? null, `Started ${CONCURRENT_RUNS} times at once with the same input, every step that changes something acted once.`);
@@ -145,9 +146,10 @@ export async function runProofChecks(
     const steps = targets.map((target): ProofStepResult => {
       if (!observed.some((run) => run.get(target.node.id)?.reached)) return notReached(target);
       const effects = effectsOf(target, counts, observed);
-      const duplicates = observed.filter((run) => run.get(target.node.id)?.duplicate).length;
-      return effects === 1
-        ? { nodeId: target.node.id, label: target.label, passed: true, sentence: `“${target.label}” acted once; the ${duplicates} repeats were counted as duplicates.` }
+      const duplicates = observed.reduce((sum, run) => sum + (run.get(target.node.id)?.duplicateCount ?? 0), 0);
+      const expected = onceEach(observed, target);
+      return effects === expected
+        ? { nodeId: target.node.id, label: target.label, passed: true, sentence: `“${target.label}” acted ${timesWords(expected)}; the ${duplicates} repeats were counted as duplicates.` }
         : { nodeId: target.node.id, label: target.label, passed: false, sentence: `“${target.label}” acted ${effects} times for ${source} sent ${WEBHOOK_SENDS} times. ${keyAdvice(observed, target)}` };
     });
     return finish(steps, ids, null, `${capitalize(source)}, sent ${WEBHOOK_SENDS} times, acted once.`);
@@ -209,8 +211,15 @@ function runTrouble(run: RunRow): string | null {
 
 function effectsOf(target: Target, counts: Map<string, number>, observed: Map<string, StepObservation>[]): number {
   if (target.counted) return counts.get(target.node.id) ?? 0;
-  return observed.filter((run) => run.get(target.node.id)?.acted).length;
+  return observed.reduce((sum, run) => sum + (run.get(target.node.id)?.actedCount ?? 0), 0);
 }
+
+/** Once for a step, once per item inside a For each: as often as one run reached it. */
+function onceEach(observed: Map<string, StepObservation>[], target: Target): number {
+  return Math.max(1, ...observed.map((run) => run.get(target.node.id)?.instances ?? 0));
+}
+
+const timesWords = (times: number) => (times === 1 ? 'once' : `once for each of its ${times} items`);
 
 function notReached(target: Target): ProofStepResult {
   return { nodeId: target.node.id, label: target.label, passed: true, sentence: `“${target.label}” was not reached with this sample (it sits on a branch the sample does not take), so this check could not try it; add a sample that reaches it.` };
@@ -220,10 +229,11 @@ function judgeTwice(target: Target, first: StepObservation | undefined, second: 
   const base = { nodeId: target.node.id, label: target.label };
   if (!first?.reached) return notReached(target);
   if (first.failure) return { ...base, passed: false, sentence: `“${target.label}” failed: ${first.failure}` };
-  if (effects === 1 && second?.duplicate) {
-    return { ...base, passed: true, sentence: `“${target.label}” acted once; the second run’s was stopped as a duplicate (key ${first.key ?? '—'}).` };
+  const expected = Math.max(1, first.instances);
+  if (effects === expected && second?.duplicate && second.actedCount === 0) {
+    return { ...base, passed: true, sentence: `“${target.label}” acted ${timesWords(expected)}; the second run’s ${expected === 1 ? 'was' : 'were'} stopped as ${expected === 1 ? 'a duplicate' : 'duplicates'} (key ${first.key ?? '—'}${expected > 1 ? ', …' : ''}).` };
   }
-  if (effects === 1 && !second?.reached) {
+  if (effects === expected && !second?.reached) {
     return { ...base, passed: true, sentence: `“${target.label}” acted once; the second run stopped before reaching it (an earlier step held it back, e.g. a record already in that state).` };
   }
   const keys = [first.key, second?.key].filter(Boolean);
@@ -241,11 +251,12 @@ function judgeKilled(target: Target, run: RunRow, observed: StepObservation | un
     return { ...base, passed: false, sentence: `“${target.label}” is set to try again when the outcome is unknown, but its receiver does not honour keys: a timeout after it acted would make it act twice. Set it to ask a person, or pass a key the receiver honours.` };
   }
   if (target.honoursKey) {
-    return effects === 1 && run.status === 'succeeded'
+    return effects === Math.max(1, observed?.instances ?? 1) && run.status === 'succeeded'
       ? { ...base, passed: true, sentence: `“${target.label}” acted once: after the stop, Onceflow tried again with the same key and the receiver, which honours keys, answered from its record.` }
       : { ...base, passed: false, sentence: `“${target.label}” took effect ${effects} times after a stop between the action and its record (the run ended ${run.status.replace('_', ' ')}). Check that the receiver really honours the key in ${String((target.node.data as { receiverKeyHeader?: unknown }).receiverKeyHeader ?? 'its header')}.` };
   }
-  if (effects <= 1 && run.status === 'needs_review' && observed?.uncertain) {
+  // Each item (or the one step) reached its receiver at most once; the stopped one waits for a person.
+  if (effects <= Math.max(1, observed?.instances ?? 1) && run.status === 'needs_review' && observed?.uncertain) {
     return {
       ...base,
       passed: true,
