@@ -6,6 +6,7 @@ import { navigate, usePath } from './lib/router.ts';
 // code stays small (under 150 KB compressed: `npm run bench` measures it).
 const FlowEditor = lazy(() => import('./editor/FlowEditor.tsx').then((module) => ({ default: module.FlowEditor })));
 const InboxPage = lazy(() => import('./runs/InboxPage.tsx').then((module) => ({ default: module.InboxPage })));
+const ProofReportPage = lazy(() => import('./proofs/ProofReportPage.tsx').then((module) => ({ default: module.ProofReportPage })));
 const RunHistory = lazy(() => import('./runs/RunHistory.tsx').then((module) => ({ default: module.RunHistory })));
 const RunView = lazy(() => import('./runs/RunView.tsx').then((module) => ({ default: module.RunView })));
 const SecretsPage = lazy(() => import('./secrets/SecretsPage.tsx').then((module) => ({ default: module.SecretsPage })));
@@ -14,6 +15,7 @@ type Route =
   | { page: 'flows' }
   | { page: 'editor'; flowId: string }
   | { page: 'inbox'; flowId: string }
+  | { page: 'proof'; flowId: string; proofId: string }
   | { page: 'runs' }
   | { page: 'run'; runId: string }
   | { page: 'secrets' };
@@ -22,6 +24,8 @@ function route(path: string): Route {
   const part = (match: RegExpExecArray) => decodeURIComponent(match[1]!);
   let match = /^\/flows\/([^/]+)\/inbox\/?$/.exec(path);
   if (match) return { page: 'inbox', flowId: part(match) };
+  match = /^\/flows\/([^/]+)\/proofs\/([^/]+)\/?$/.exec(path);
+  if (match) return { page: 'proof', flowId: part(match), proofId: decodeURIComponent(match[2]!) };
   match = /^\/flows\/([^/]+)\/?$/.exec(path);
   if (match) return { page: 'editor', flowId: part(match) };
   match = /^\/runs\/([^/]+)\/?$/.exec(path);
@@ -82,6 +86,8 @@ function Page({ route: current }: { route: Route }) {
       return <FlowEditor key={current.flowId} flowId={current.flowId} />;
     case 'inbox':
       return <InboxPage key={current.flowId} flowId={current.flowId} />;
+    case 'proof':
+      return <ProofReportPage key={current.proofId} flowId={current.flowId} proofId={current.proofId} />;
     case 'run':
       return <RunView key={current.runId} runId={current.runId} />;
     case 'runs':

@@ -11,6 +11,7 @@ import { pauseFlowCommand, resumeFlowCommand } from './flow-pause.ts';
 import { exportFlow, importAsNextVersion, importFlow, listFlows } from './flows.ts';
 import { formatHelp, type HelpLine } from './help.ts';
 import { login } from './login.ts';
+import { proveCommand } from './prove.ts';
 import { cancelCommand } from './run-cancel.ts';
 import { listRunsCommand, parseInput, replayCommand, rerunCommand, resolveCommand, showRun, startRun } from './runs.ts';
 import { SANDBOX_HELP, sandboxCommand } from './sandbox.ts';
@@ -24,7 +25,7 @@ interface Invocation {
   positionals: string[];
   json: boolean;
   wait: boolean;
-  option(name: 'version' | 'input' | 'status' | 'flow'): string | undefined;
+  option(name: 'version' | 'input' | 'status' | 'flow' | 'sample'): string | undefined;
   flag(name: 'test' | 'real-services' | 'tests'): boolean;
 }
 
@@ -137,6 +138,12 @@ export const COMMANDS: Command[] = [
       need(positionals[0], 'onceflow resolve <runId> <nodeId> happened|do-it|skip'), need(positionals[1], 'the step id'), need(positionals[2], 'happened, do-it or skip')),
   },
   {
+    name: 'prove',
+    help: [['prove <flowId> [--sample NAME] [--json]', 'prove the draft is safe to repeat: twice, ten at once, stopped hard, a webhook sent again, its keys; exits 0 when every check passes, 1 otherwise']],
+    run: ({ positionals, option, json }) =>
+      proveCommand(createClient(), need(positionals[0], 'Name the flow to prove: onceflow prove <flowId>.'), { json, sample: option('sample'), serverUrl: serverUrl() }),
+  },
+  {
     name: 'events',
     help: [
       ['events list <flowId> [--json]', 'the webhook inbox: deliveries, repeats, refusals'],
@@ -186,12 +193,12 @@ export async function runCommand(argv: string[]): Promise<number> {
     strict: false,
     options: {
       json: { type: 'boolean' }, version: { type: 'string' }, input: { type: 'string' },
-      wait: { type: 'boolean' }, status: { type: 'string' }, flow: { type: 'string' },
+      wait: { type: 'boolean' }, status: { type: 'string' }, flow: { type: 'string' }, sample: { type: 'string' },
       test: { type: 'boolean' }, 'real-services': { type: 'boolean' }, tests: { type: 'boolean' },
     },
   });
   const flag = (key: 'test' | 'real-services' | 'tests') => values[key] === true;
-  const option = (key: 'version' | 'input' | 'status' | 'flow') => (typeof values[key] === 'string' ? values[key] : undefined);
+  const option = (key: 'version' | 'input' | 'status' | 'flow' | 'sample') => (typeof values[key] === 'string' ? values[key] : undefined);
   const code = await command.run({ rest, positionals, json: values.json === true, wait: values.wait === true, option, flag });
   return code ?? 0;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { proofBadges } from '../engine/test-mode/proof-badges.ts';
 import { idText, jsonValue, plainText } from './inputs.ts';
 import { procedure, router } from './trpc.ts';
 
@@ -7,7 +8,12 @@ const flowId = z.object({ id: idText('The flow id') });
 const document = jsonValue('The flow', { refuseNul: true });
 
 export const flowsRouter = router({
-  list: procedure.query(({ ctx }) => ctx.services.flows.list()),
+  // Each flow with its proof badge (proof-badges.ts), so the list page needs one round trip.
+  list: procedure.query(async ({ ctx }) => {
+    const flows = await ctx.services.flows.list();
+    const badges = await proofBadges(ctx.services.proofs, flows.map((flow) => flow.id));
+    return flows.map((flow) => ({ ...flow, proof: badges[flow.id] ?? null }));
+  }),
   get: procedure.input(flowId).query(({ ctx, input }) => ctx.services.flows.get(input.id)),
   create: procedure
     .input(z.object({ name: plainText('The name', 200, 1), document: document.optional() }))

@@ -1,6 +1,7 @@
 import { eventsRouter } from './events.ts';
 import { flowsRouter } from './flows.ts';
 import { galleryRouter } from './gallery.ts';
+import { proofsRouter } from './proofs.ts';
 import { runsRouter } from './runs.ts';
 import { sandboxRouter } from './sandbox.ts';
 import { sandboxAddressesQuery } from './sandbox-addresses.ts';
@@ -15,6 +16,7 @@ export const appRouter = router({
   flows: flowsRouter,
   runs: runsRouter,
   tests: testRunsRouter,
+  proofs: proofsRouter,
   events: eventsRouter,
   gallery: galleryRouter,
   secrets: secretsRouter,

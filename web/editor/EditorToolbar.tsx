@@ -1,6 +1,7 @@
 import { navigate } from '../lib/router.ts';
 import { FlowPauseControl } from '../flows/FlowPauseControl.tsx';
 import { KindIcon } from './KindIcon.tsx';
+import { ProveButton } from './ProveButton.tsx';
 import { TestRunButtons } from './TestRunButtons.tsx';
 import { liveStatusWords, type LiveStatus } from './live-status.ts';
 import type { SaveState } from './useAutosave.ts';
@@ -104,6 +105,7 @@ export function EditorToolbar({ save, busy, errorCount, warningCount, live, read
           <button type="button" className="button-secondary" onClick={onPublish} disabled={busy !== null}>
             {busy === 'publish' ? 'Publishing…' : 'Publish'}
           </button>
+          {flowId && <ProveButton flowId={flowId} busy={busy} />}
           {flowId && <TestRunButtons flowId={flowId} busy={busy} onRun={onRun} />}
         </>
       )}

@@ -1,5 +1,7 @@
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { trpcClient } from '../lib/trpc.ts';
+import { trpc, trpcClient } from '../lib/trpc.ts';
+import { proofDay } from '../proofs/proof-words.ts';
 import { downloadDocument } from './download.ts';
 import { dateFormat } from '../lib/date-format.ts';
 
@@ -22,6 +24,9 @@ function keyChangeWords(steps: Array<{ label: string; changed: number }>): strin
 export function VersionList({ flowId, versions }: { flowId: string; versions: readonly VersionSummary[] }) {
   const [failure, setFailure] = useState<string | null>(null);
   const sorted = [...versions].sort((a, b) => b.version - a.version);
+  // A version is proven when a passed proof checked a draft exactly like it (Prove it).
+  const proofs = useQuery(trpc.proofs.status.queryOptions({ flowId }));
+  const provenAt = new Map((proofs.data?.versions ?? []).map((version) => [version.version, version.provenAt]));
   const exportVersion = async (version: number) => {
     try {
       setFailure(null);
@@ -41,6 +46,7 @@ export function VersionList({ flowId, versions }: { flowId: string; versions: re
             <div>
               <strong>Version {version.version}</strong>
               {index === 0 && <span className="badge badge--live">Live</span>}
+              {provenAt.get(version.version) != null && <span className="badge badge--live" data-testid="versions.proven">Proven on {proofDay(provenAt.get(version.version)!)}</span>}
               <div className="muted">
                 Published by {version.createdBy} · {formatDateTime(version.createdAt)}
               </div>

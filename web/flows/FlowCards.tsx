@@ -8,6 +8,7 @@ import type { inferRouterOutputs } from '@trpc/server';
 import type { AppRouter } from '../../server/trpc/router.ts';
 import { navigate } from '../lib/router.ts';
 import { FlowPauseControl, type FlowPauseState } from './FlowPauseControl.tsx';
+import { ProofBadge } from '../proofs/ProofBadge.tsx';
 
 type FlowRow = inferRouterOutputs<AppRouter>['flows']['list'][number];
 
@@ -25,6 +26,7 @@ export function FlowCards({ flows, paused }: { flows: readonly FlowRow[]; paused
             <a href={`/flows/${flow.id}`} onClick={go(`/flows/${flow.id}`)} className="card__name">{flow.name}</a>
             <span className="badge badge--version">{flow.latestVersion ? `v${flow.latestVersion}` : 'Draft'}</span>
           </div>
+          {flow.proof && <p className="card__line"><ProofBadge flowId={flow.id} flowName={flow.name} badge={flow.proof} /></p>}
           <p className="card__line card__muted">Changed {new Date(flow.updatedAt).toLocaleString()}</p>
           <dl className="card__stats">
             <div><dt>Runs today</dt><dd data-testid="flow-list.runs-today">{flow.runsToday.toLocaleString()}</dd></div>

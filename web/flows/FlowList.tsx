@@ -7,6 +7,7 @@ import { ImportButton } from './ImportButton.tsx';
 import { FlowCards } from './FlowCards.tsx';
 import { FlowPauseControl, usePausedFlows } from './FlowPauseControl.tsx';
 import { TemplateGallery } from './TemplateGallery.tsx';
+import { ProofBadge } from '../proofs/ProofBadge.tsx';
 
 export function FlowList() {
   const queryClient = useQueryClient();
@@ -66,7 +67,7 @@ export function FlowList() {
             {flows.data.map((flow) => (
               <tr key={flow.id} data-testid="flow-list.row">
                 <td><a href={`/flows/${flow.id}`} onClick={(event) => { event.preventDefault(); navigate(`/flows/${flow.id}`); }}>{flow.name}</a></td>
-                <td>{flow.latestVersion ? `v${flow.latestVersion}` : 'Draft'}</td>
+                <td>{flow.latestVersion ? `v${flow.latestVersion}` : 'Draft'}<span className="flow-list__proof"><ProofBadge flowId={flow.id} flowName={flow.name} badge={flow.proof} /></span></td>
                 <td>{new Date(flow.updatedAt).toLocaleString()}</td>
                 <td className="num" data-testid="flow-list.runs-today">{flow.runsToday.toLocaleString()}</td>
                 <td className={`num${flow.failuresToday > 0 ? ' is-failure' : ''}`} data-testid="flow-list.failures">{flow.failuresToday.toLocaleString()}</td>
