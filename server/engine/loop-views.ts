@@ -26,8 +26,12 @@ export interface LoopItemView {
   steps: StepView[];
 }
 
-/** A body step on the canvas stands for all its items: any that needs a person or failed shows first. */
-const BODY_STANDING: readonly StepStatus[] = ['uncertain', 'failed', 'waiting', 'running', 'succeeded', 'duplicate', 'skipped', 'not_reached'];
+/**
+ * A body step on the canvas stands for all its items: any that failed shows first. An item
+ * that needs a person is offered as a step of its own (`send@37`, uncertainItemSteps) and
+ * counted on its loop; the body step is not itself reviewable, so it never reads uncertain.
+ */
+const BODY_STANDING: readonly StepStatus[] = ['failed', 'waiting', 'running', 'succeeded', 'duplicate', 'skipped', 'not_reached'];
 
 function bodyStepStatus(node: FlowNode, items: number, records: IndexedRecords): StepStatus {
   const seen = new Set<StepStatus>();
