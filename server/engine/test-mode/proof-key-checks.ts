@@ -4,7 +4,7 @@
  * use a field a sample lacks, side-effect steps without a key, and HTTP calls that change
  * things but are not marked as side effects.
  */
-import { MissingPathError, renderTemplate, type RenderContext } from '../../../core/templates/render.ts';
+import { MissingPathError, renderTemplate, renderValue, type RenderContext } from '../../../core/templates/render.ts';
 import { isSideEffectStep, type FlowDocument, type FlowNode } from '../flow/document.ts';
 import { lintKeyTemplate } from '../templates/lint-key.ts';
 import { stableStringify } from '../step-runtime.ts';
@@ -19,12 +19,13 @@ export const labelOf = (node: FlowNode): string => {
   return typeof label === 'string' && label.trim() !== '' ? label : node.id;
 };
 
-function sampleContext(sample: NamedSample, steps: Record<string, unknown>): RenderContext {
+function sampleContext(sample: ItemSample, steps: Record<string, unknown>): RenderContext {
   return {
     trigger: { body: sample.input, headers: {}, receivedAt: '2000-01-01T00:00:00.000Z' },
     steps: Object.fromEntries(Object.entries(steps).map(([id, output]) => [id, { output }])),
     flow: {},
     secrets: {},
+    ...(sample.index !== undefined ? { item: sample.item, loop: { index: sample.index, count: sample.count ?? 0 } } : {}),
   };
 }
 
@@ -49,15 +50,42 @@ export function checkKeys(document: FlowDocument, samples: readonly NamedSample[
       results.push({ nodeId: node.id, label, passed: false, sentence: `“${label}” changes the outside world but has no key, so nothing can tell a repeat from new work. Build one from the data, e.g. the order id and the action.` });
       continue;
     }
-    results.push(checkOneKey(node, label, data.key, samples, outputs));
+    const loop = node.parentId === undefined ? undefined : document.nodes.find((candidate) => candidate.id === node.parentId);
+    results.push(checkOneKey(node, label, data.key, loop ? itemSamples(loop, samples) : samples, outputs, loop !== undefined));
   }
   return results;
 }
 
-function checkOneKey(node: FlowNode, label: string, key: string, samples: readonly NamedSample[], outputs: Record<string, unknown>): ProofStepResult {
+/**
+ * Inside a For each, what a key is rendered for is each item of each sample's list:
+ * `item` and `loop` join the sample, named "“order 4417”, item 2".
+ */
+function itemSamples(loop: FlowNode, samples: readonly NamedSample[]): ItemSample[] {
+  const items = (loop.data as { items?: unknown }).items;
+  if (typeof items !== 'string') return [];
+  return samples.flatMap((sample) => {
+    let list: unknown;
+    try {
+      list = renderValue(items, sampleContext(sample, {}));
+    } catch (cause) {
+      if (cause instanceof MissingPathError) return [];
+      throw cause;
+    }
+    if (!Array.isArray(list)) return [];
+    return list.map((item, index) => ({ name: sample.name, input: sample.input, item, index: index + 1, count: list.length }));
+  });
+}
+
+interface ItemSample extends NamedSample {
+  item?: unknown;
+  index?: number;
+  count?: number;
+}
+
+function checkOneKey(node: FlowNode, label: string, key: string, samples: readonly ItemSample[], outputs: Record<string, unknown>, inLoop: boolean): ProofStepResult {
   const problems: string[] = [];
   const cautions: string[] = [];
-  for (const lint of lintKeyTemplate(key)) {
+  for (const lint of lintKeyTemplate(key, undefined, { inLoop })) {
     if (lint.code === 'template_syntax') problems.push(`its key has a mistake: ${lint.message}`);
     else if (lint.severity === 'error') problems.push(lint.message.replace(/^This key/, 'its key'));
     else cautions.push(lint.message);
@@ -70,14 +98,15 @@ function checkOneKey(node: FlowNode, label: string, key: string, samples: readon
     } catch (cause) {
       if (!(cause instanceof MissingPathError)) throw cause;
       if (cause.path.startsWith('steps.') && index > 0) continue;
-      problems.push(`its key uses ${cause.path}, which the sample “${sample.name}” does not have`);
+      problems.push(`its key uses ${cause.path}, which ${sampleWords(sample)} does not have`);
     }
   }
   for (const [text, same] of rendered) {
-    const distinct = new Set(same.map((sample) => stableStringify(sample.input)));
+    const distinct = new Set(same.map((sample) => stableStringify(inLoop ? (sample as ItemSample).item : sample.input)));
     if (distinct.size > 1) {
-      const names = same.map((sample) => `“${sample.name}”`).join(' and ');
-      problems.push(`its key renders ${text} for both ${names}: two different events would share one key, and the second would be stopped as a duplicate`);
+      const names = same.map(sampleWords).join(' and ');
+      const what = inLoop ? 'two different items' : 'two different events';
+      problems.push(`its key renders ${text} for both ${names}: ${what} would share one key, and the second would be stopped as a duplicate`);
     }
   }
   if (problems.length > 0) return { nodeId: node.id, label, passed: false, sentence: `“${label}”: ${problems.join('; ')}.` };
@@ -86,3 +115,6 @@ function checkOneKey(node: FlowNode, label: string, key: string, samples: readon
   const caution = cautions.length > 0 ? ` Note: ${cautions.join(' ')}` : '';
   return { nodeId: node.id, label, passed: true, sentence: `“${label}” has a key built from the work that differs for every sample${shown}.${caution}` };
 }
+
+const sampleWords = (sample: ItemSample): string =>
+  sample.index === undefined ? `the sample “${sample.name}”` : `item ${sample.index} of the sample “${sample.name}”`;

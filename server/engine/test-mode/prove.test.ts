@@ -75,7 +75,7 @@ for (const kind of testDatabases()) {
         samples: [{ name: 'order 4418', input: { order: { id: '4418', total: 120 } } }, { name: 'refund', input: { order: { id: '4419', total: 75 } } }],
       });
       expect(report.status).toBe('failed');
-      expect(failedSentences(report, 'keys')).toEqual([expect.stringContaining('its key renders 120:invoice for both “Sample input” and “order 4418”: two different events would share one key')]);
+      expect(failedSentences(report, 'keys')).toEqual([expect.stringContaining('its key renders 120:invoice for both the sample “Sample input” and the sample “order 4418”: two different events would share one key')]);
     }, PROOF_LIMIT_MS);
 
     it('fails a side-effect step without a key', async () => {
