@@ -86,6 +86,8 @@ test.describe('at phone width', () => {
     await flowList.open();
     const card = flowList.rows().filter({ hasText: name });
     await card.getByRole('button', { name: `Pause ${name}` }).click();
+    // The pause is in place once the card says so; a delivery sent before that would run.
+    await expect(card.getByTestId('flow-pause.status')).toHaveText('Paused — 0 events waiting');
     const { runId } = await sendWebhook(request, hookId!, order('evt_m1', '8301'));
     await expect(card.getByTestId('flow-pause.status')).toHaveText('Paused — 1 event waiting', { timeout: 10_000 });
     await expectNoSidewaysScroll(page);
