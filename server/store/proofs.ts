@@ -38,7 +38,3 @@ export async function latestFinishedProofs(db: Db, flowIds: readonly string[]): 
   return rows.map(toProof);
 }
 
-/** Proofs a stopped process left running are over: their checks cannot finish. */
-export async function abandonRunningProofs(sql: Sql, before: number): Promise<number> {
-  return sql.run(`UPDATE proofs SET status = 'failed', finished_at = ? WHERE status = 'running' AND created_at < ?`, [before, before]);
-}

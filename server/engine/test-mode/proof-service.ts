@@ -101,11 +101,6 @@ export function proofService(deps: ProofServiceDeps) {
       return new Map(rows.map((row) => [row.flowId, { id: row.id, status: row.status, finishedAt: row.finishedAt, fingerprint: row.fingerprint }]));
     },
 
-    /** Waits for the proofs this process is running. */
-    async settle(): Promise<void> {
-      await Promise.all(running.values());
-    },
-
     /** Ends the proofs in flight; their reports say they could not finish. */
     async stop(): Promise<void> {
       stopping.abort(new Error('the server stopped while the proof was running'));

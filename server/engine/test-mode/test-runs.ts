@@ -11,6 +11,7 @@ import { isSideEffectStep } from '../flow/document.ts';
 import type { FlowService } from '../flow-service.ts';
 import type { RunService } from '../run-service.ts';
 import type { TestTargets } from '../types.ts';
+import { labelOf } from './proof-key-checks.ts';
 import { EDITOR_REAL_TEST_SCOPE, EDITOR_TEST_SCOPE } from './test-scope.ts';
 
 export interface TestRunRequest {
@@ -35,7 +36,7 @@ export interface RealService {
 export function realServicesOf(document: FlowDocument): RealService[] {
   return document.nodes.filter(isSideEffectStep).flatMap((node) => {
     const data = node.data as Record<string, unknown>;
-    const label = typeof data.label === 'string' && data.label.trim() !== '' ? data.label : node.id;
+    const label = labelOf(node);
     const request = (data.request ?? {}) as { method?: string; url?: string };
     const smtp = (data.smtp ?? {}) as { host?: string };
     switch (node.type) {

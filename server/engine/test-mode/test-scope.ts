@@ -21,8 +21,6 @@ export const EDITOR_REAL_TEST_SCOPE = 'editor-real';
 
 type RunMode = Pick<RunRow, 'testScope'>;
 
-export const isTestRun = (run: RunMode): boolean => run.testScope !== null;
-
 /** The scope a run claims under, given the step's own (rendered) scope. */
 export function claimScopeFor(run: RunMode, stepScope: string): string {
   if (run.testScope !== null) return testScoped({ testScope: run.testScope }, stepScope);
