@@ -10,17 +10,17 @@ import type { Db } from '../store/db.ts';
 import type { FlowStore } from '../store/flows.ts';
 import { currentAttemptStarts } from '../store/attempt-starts.ts';
 import { stepCounts } from '../store/run-stats.ts';
-import { getRun, insertRun, listRuns, transitionRun, type NewRun } from '../store/runs.ts';
+import { getRun, getRunStatus, insertRun, listRuns, transitionRun, type NewRun } from '../store/runs.ts';
 import { holdForProbe } from '../store/probe-runs.ts';
 import { eventsAfter, readStepTraces } from '../store/run-page.ts';
-import { deleteCheckpoint, insertEvents, listEvents, loadCheckpoints, upsertCheckpoints } from '../store/timeline.ts';
+import { deleteCheckpoint, insertEvents, listEvents, loadCheckpoints, loadCheckpointsOf, upsertCheckpoints } from '../store/timeline.ts';
 import { NotFoundError, UserError } from './errors.ts';
 import type { PlanCache } from './flow-plan.ts';
 import { cancelRun } from './run-cancel.ts';
 import { moveForRerun, previewOnVersion, previewReplay, versionEventData, withBody } from './version-rerun.ts';
 import { pickVersion, type VersionChoice } from './version-choice.ts';
 import { indexRecords, stepKeys, summarizeRun } from './run-views.ts';
-import { loopItemPage, stepViewsWithLoops } from './loop-views.ts';
+import { loopItemPage, loopPageStepIds, stepViewsWithLoops } from './loop-views.ts';
 import { SETTLED_RUN_STATUSES, type Clock, type RunRow, type RunStatus, type TestTargets } from './types.ts';
 
 export type ReviewDecision = 'happened' | 'do-it' | 'skip';
@@ -185,7 +185,10 @@ export function runService({ db, flows, plans, clock, onQueued }: RunServiceDeps
       const run = await requireRun(id);
       const plan = await plans.get(run.versionId);
       if (!plan?.bodies.has(loopId)) throw new UserError(`Run #${run.seq} has no For each step "${loopId}".`);
-      const [checkpoints, traces] = await Promise.all([loadCheckpoints(db, id), readStepTraces(db, id)]);
+      // Only the loop's own records and this page's items: a page of a 10,000-item loop
+      // reads a few dozen checkpoints, not every item's.
+      const nodeIds = loopPageStepIds(plan.document, loopId, offset, Math.min(limit, 100));
+      const [checkpoints, traces] = await Promise.all([loadCheckpointsOf(db, id, nodeIds), readStepTraces(db, id, nodeIds)]);
       const records = indexRecords(id, checkpoints, traces, await readClaims(db, stepKeys(checkpoints, traces)));
       return loopItemPage(plan.document, loopId, records, offset, Math.min(limit, 100));
     },
@@ -206,7 +209,9 @@ export function runService({ db, flows, plans, clock, onQueued }: RunServiceDeps
       let lastId = afterId;
       let lastStatus: RunStatus | undefined;
       while (!signal.aborted) {
-        const { status } = await requireRun(id);
+        // The status alone: a watcher looks twice a second, and a run's input may be large.
+        const status = await getRunStatus(db, id);
+        if (!status) throw new NotFoundError(`There is no run with id ${id}.`);
         const events = await eventsAfter(db, id, lastId, WATCH_BATCH);
         if (events.length > 0) lastId = events.at(-1)!.id ?? lastId;
         if (events.length > 0 || status !== lastStatus) yield { status, events, lastId };
