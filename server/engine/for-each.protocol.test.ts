@@ -52,7 +52,9 @@ for (const kind of testDatabases()) {
       expect(events(timeline, 'loop', 'step.succeeded')[0]?.data).toMatchObject({ summary: { items: 100, done: 100, duplicates: 0, failed: 0 } });
       expect(steps.find((step) => step.nodeId === 'after')?.output).toEqual({ first: 'H:H-1' });
 
-      // The same batch again: every key was done, so every item is a duplicate stopped.
+      // The same batch again: every key was done, so every item is a duplicate stopped — as its preview says.
+      const preview = await engine.services.runs.replayPreview(run.id);
+      expect(preview.steps.find((step) => step.nodeId === 'send')).toMatchObject({ action: 'deduplicate', items: { skip: 0, deduplicate: 100, act: 0, review: 0 } });
       const replay = await engine.services.runs.replay(run.id);
       const again = await engine.waitForRun(replay.runId);
       expect(again.status).toBe('succeeded');
@@ -82,6 +84,13 @@ for (const kind of testDatabases()) {
       expect(items.items.map((item) => [item.item, item.status])).toEqual([[35, 'succeeded'], [36, 'succeeded'], [37, 'failed'], [38, 'not_reached']]);
       expect(items.items[2]?.steps[0]).toMatchObject({ nodeId: 'send@37', label: 'Send line — item 37', status: 'failed' });
       expect(items.items[2]?.steps[0]?.lastError).toContain('422');
+
+      // Before the rerun, its preview counts the loop's items: 36 skipped, 37 acts again, 63 act for the first time.
+      const preview = await engine.services.runs.rerunPreview(failed.id);
+      const send = preview.steps.find((step) => step.nodeId === 'send');
+      expect(send).toMatchObject({ action: 'act', sideEffect: true, items: { skip: 36, deduplicate: 0, act: 64, review: 0 } });
+      expect(send?.reason).toBe('36 items skipped: already finished; 1 item act again; 63 items run for the first time.');
+      expect(preview.counts).toMatchObject({ skip: 36, act: 64, deduplicate: 0 });
 
       refusing = false;
       const callsBefore = honouring.calls.length;
