@@ -65,6 +65,35 @@ for (const kind of testDatabases()) {
       expect(replayed.steps.find((step) => step.nodeId === 'loop')?.loop).toMatchObject({ items: 100, done: 0, duplicates: 100, failed: 0 });
     });
 
+    it('pausing the flow stops the list between items; Resume goes on from the first item not done', async () => {
+      honouring.reset();
+      // Slow items, so the pause lands with most of the list still to go.
+      honouring.behave = () => ({ kind: 'slow', delayMs: 15 });
+      const flowId = await engine.publish(loopFlow(honouring.url, { name: 'Paused list', concurrency: 2 }));
+      const { runId } = await engine.services.runs.start({ flowId, input: loopInput('P', 200) });
+      await expect.poll(() => honouring.effects.size, { timeout: 10_000 }).toBeGreaterThan(5);
+      await engine.services.pause.pause(flowId, 'alice');
+      const held = await engine.waitForRun(runId, ['held', 'succeeded', 'failed']);
+      expect(held.status).toBe('held');
+      const doneWhenHeld = honouring.effects.size;
+      expect(doneWhenHeld).toBeLessThan(200);
+      // Held means nothing more is sent while the flow stays paused.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(honouring.effects.size).toBe(doneWhenHeld);
+
+      honouring.behave = () => ({ kind: 'ok' });
+      await engine.services.pause.resume(flowId, 'alice');
+      const finished = await engine.waitForRun(runId, ['succeeded', 'failed', 'needs_review']);
+      expect(finished.status, finished.error ?? '').toBe('succeeded');
+      expect(honouring.effects.size).toBe(200);
+      expect([...honouring.effects.values()].every((count) => count === 1)).toBe(true);
+      const { timeline } = await engine.services.runs.get(runId);
+      expect(timeline.filter((event) => event.type === 'run.held')).toHaveLength(1);
+      // Items recorded before the hold are skipped after Resume, not sent again.
+      const skipped = timeline.filter((event) => event.type === 'step.skipped' && event.nodeId?.startsWith('send@'));
+      expect(skipped.length).toBe(doneWhenHeld);
+    });
+
     it('item 37 of 100 is refused; fixed and rerun, items 1–36 are skipped, 37 acts and 38–100 run', async () => {
       honouring.reset();
       let refusing = true;
