@@ -10,6 +10,7 @@ import type { Db } from '../store/db.ts';
 import type { FlowStore } from '../store/flows.ts';
 import { currentAttemptStarts } from '../store/attempt-starts.ts';
 import { stepCounts } from '../store/run-stats.ts';
+import { cancelAutoRerun, countAutoRerun } from '../store/auto-reruns.ts';
 import { getRun, getRunStatus, insertRun, listRuns, transitionRun, type NewRun } from '../store/runs.ts';
 import { holdForProbe } from '../store/probe-runs.ts';
 import { eventsAfter, readStepTraces } from '../store/run-page.ts';
@@ -227,13 +228,22 @@ export function runService({ db, flows, plans, clock, onQueued }: RunServiceDeps
      * A new attempt of the same run: checkpointed steps are skipped, claimed ones deduplicated.
      * On another version the run moves to it first (version-choice.ts says what that changes).
      */
-    async rerun(id: string, by = 'admin', version?: VersionChoice) {
+    /**
+     * Reruns a failed run (or one that needs review) from its checkpoints. `automatic` is
+     * the flow's own retry (settings.retryFailedRuns, auto-reruns.ts): it is counted, and
+     * says which one it is on the timeline; a person's rerun drops a pending automatic one.
+     */
+    async rerun(id: string, by = 'admin', version?: VersionChoice, options: { automatic?: { number: number; of: number } } = {}) {
       const run = await requireRun(id);
       const { target, ...preview } = await previewOnVersion({ db, flows, plans }, run, version);
+      const { automatic } = options;
       const moved = await db.transaction(async (tx) => {
         if (!(await transitionRun(tx, id, ['failed', 'needs_review'], 'queued', { attemptIncrement: true, now: clock.now() }))) return false;
         await moveForRerun(tx, { plans }, run, target);
-        await insertEvents(tx, [{ runId: id, type: 'run.rerun', nodeId: null, attempt: run.attempt + 1, data: { by, previousStatus: run.status, ...versionEventData(target, preview) }, createdAt: clock.now() }]);
+        if (automatic) await countAutoRerun(tx, id);
+        else await cancelAutoRerun(tx, id);
+        const data = { by, previousStatus: run.status, ...(automatic ? { automatic } : {}), ...versionEventData(target, preview) };
+        await insertEvents(tx, [{ runId: id, type: 'run.rerun', nodeId: null, attempt: run.attempt + 1, data, createdAt: clock.now() }]);
         return true;
       });
       if (!moved) throw new UserError(`Run #${run.seq} is ${run.status.replace('_', ' ')}; only a failed run or one that needs review can be rerun.`);
