@@ -102,7 +102,7 @@ function BulkDialog({ status, flowId, which, onClose, onDone }: { status: BulkSt
               </label>
             </fieldset>
           )}
-          <CountsLine counts={preview.data.counts} />
+          <CountsLine counts={preview.data.counts} expired={preview.data.expired} />
           <p className="preview-verdict">{previewVerdict(preview.data.counts, runs)}</p>
           {preview.data.warnings > 0 && (
             <p className="rerun-warning" role={confirming ? 'alert' : undefined}>

@@ -67,7 +67,7 @@ export function RerunDialog({ runId, seq, onClose }: { runId: string; seq: numbe
       {preview.data && (
         <>
           <p className="preview-verdict">{previewVerdict(preview.data.counts)}</p>
-          <CountsLine counts={preview.data.counts} />
+          <CountsLine counts={preview.data.counts} expired={preview.data.expired} />
           <PreviewSteps preview={preview.data} />
         </>
       )}
