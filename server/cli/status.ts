@@ -16,11 +16,11 @@ export async function statusCommand(client: Client, json: boolean): Promise<numb
   return 0;
 }
 
-/** "Keys kept 30d; runs kept 180d (oldest kept run #12, 3 Jun 2026)": what ONCEFLOW_KEY_TTL and ONCEFLOW_RETENTION say. */
+/** "Keys kept 30d after their work; runs kept 180d; oldest kept run #12, 2026-06-03": what ONCEFLOW_KEY_TTL and ONCEFLOW_RETENTION say. */
 export function keepingLine(keeping: { keyTtl: string; retention: string | null; oldestKeptRun: { seq: number; createdAt: number } | null }): string {
   const runs = keeping.retention ? `runs kept ${keeping.retention}` : 'runs kept forever (no retention set)';
   const oldest = keeping.oldestKeptRun
-    ? ` (oldest kept run #${keeping.oldestKeptRun.seq}, ${new Date(keeping.oldestKeptRun.createdAt).toISOString().slice(0, 10)})`
-    : ' (no runs yet)';
+    ? `; oldest kept run #${keeping.oldestKeptRun.seq}, ${new Date(keeping.oldestKeptRun.createdAt).toISOString().slice(0, 10)}`
+    : '; no runs yet';
   return `Keys kept ${keeping.keyTtl} after their work; ${runs}${oldest}`;
 }
