@@ -4,7 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { DURATION_HINT, isDuration } from '../core/duration.ts';
+import { DURATION_HINT, isDuration, parseDuration } from '../core/duration.ts';
 import { UserError } from './engine/errors.ts';
 
 const flag = z
@@ -12,7 +12,9 @@ const flag = z
   .optional()
   .transform((value) => (value === undefined || value === '' ? undefined : value === '1' || value === 'true'));
 
-const duration = z.string().trim().refine(isDuration, { message: `write ${DURATION_HINT}` });
+/** A length of time above zero: a key or a run kept for no time at all protects nothing. */
+const isLength = (text: string) => isDuration(text) && parseDuration(text) > 0;
+const duration = z.string().trim().refine(isLength, { message: `write ${DURATION_HINT}` });
 
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -44,7 +46,7 @@ const schema = z.object({
     .string()
     .optional()
     .transform((value) => (value === undefined || ['', 'off'].includes(value.trim()) ? undefined : value.trim()))
-    .refine((value) => value === undefined || isDuration(value), { message: `write ${DURATION_HINT}, or off` }),
+    .refine((value) => value === undefined || isLength(value), { message: `write ${DURATION_HINT}, or off` }),
   ONCEFLOW_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
   /** Test-only crash point, read once at start; does nothing when unset. */
   ONCEFLOW_CRASH_AT: z.string().optional(),
