@@ -4,6 +4,7 @@
  * so "after the time to live" and "older than the retention" are exactly what they say.
  *
  *   expiry:    webhook ──▶ effect (key <event id>:effect, plain receiver counting by ref)
+ *   versions:  manual ──▶ invoice ──▶ second (refused in v1, mended in v2)
  *   retention: webhook ──▶ effect (key kept 365 days);  manual ──▶ delay 3 days
  */
 import pino from 'pino';
@@ -49,6 +50,24 @@ function keptEffectFlow(receiverUrl: string, keyTtl: string) {
       } },
     ],
     edges: [{ id: 'e1', source: 'hook', target: 'effect' }],
+  };
+}
+
+/** manual → invoice (a plain receiver) → a second side effect at `secondPath` (v1: refused; v2: mended). */
+function twoEffectsFlow(receiverUrl: string, secondPath: string) {
+  const effect = (id: string, path: string) => ({
+    id, type: 'http.request', position: { x: 0, y: 0 },
+    data: {
+      label: id, sideEffect: true, key: `{{ trigger.body.order }}:${id}`, timeoutMs: 2000, retry: { max: 0 },
+      request: { method: 'POST', url: `${receiverUrl}${path}`, body: `{"ref": "{{ trigger.body.order }}:${id}"}` },
+    },
+  });
+  return {
+    format: 'onceflow/v1',
+    name: 'Two effects',
+    sampleInput: { order: 'O-1' },
+    nodes: [{ id: 'start', type: 'trigger.manual', position: { x: 0, y: 0 }, data: {} }, effect('invoice', '/invoice'), effect('second', secondPath)],
+    edges: [{ id: 'e1', source: 'start', target: 'invoice' }, { id: 'e2', source: 'invoice', target: 'second' }],
   };
 }
 
@@ -148,6 +167,48 @@ for (const kind of testDatabases()) {
       const note = (await engine.services.runs.get(again.id)).timeline.find((event) => event.type === 'step.key_expired');
       expect(note?.data).toEqual({ scope, key: '5120:effect' });
       expect((await readClaim(db, scope, '5120:effect'))?.ownerRunId).toBe(again.id);
+    });
+  });
+
+  describe(`expired keys in a rerun on another version, on ${kind.name}`, () => {
+    let database: TestDatabase;
+    let engine: EngineHarness;
+    let receiver: Receiver;
+
+    beforeAll(async () => {
+      database = await kind.create();
+      engine = await startEngine(database.url);
+      receiver = await startReceiver({ honoursKeys: false });
+      receiver.behave = (call) => (call.path === '/broken' ? { kind: 'status', status: 422 } : { kind: 'ok' });
+    });
+    afterAll(async () => {
+      await engine?.close();
+      await receiver?.close();
+      await database?.drop();
+    });
+
+    it('the summed preview of Rerun all counts the expired keys, and the rerun acts on them once', async () => {
+      const { db } = engine.services;
+      const flowId = await engine.publish(twoEffectsFlow(receiver.url, '/broken'));
+      const run = await engine.runAndWait(flowId, { order: 'X-1' });
+      expect(run.status).toBe('failed');
+      expect(receiver.effects.get('X-1:invoice')).toBe(1);
+      // v2 mends the second step; on v2 the first step meets its claim again.
+      await engine.services.flows.saveDraft(flowId, twoEffectsFlow(receiver.url, '/mended'));
+      expect((await engine.services.flows.publish(flowId, 'admin')).version).toBe(2);
+      await createSweeper({ db, clock: ahead(31), log: silent }).sweep();
+
+      const bulk = await engine.services.runs.bulkPreview({ flowId, status: 'failed' });
+      expect(bulk).toMatchObject({ runs: 1, expired: 1, counts: { act: 2, deduplicate: 0 } });
+      const invoice = (await engine.services.runs.rerunPreview(run.id)).steps.find((step) => step.nodeId === 'invoice')!;
+      expect(invoice).toMatchObject({ action: 'act', expired: { key: 'X-1:invoice', runId: run.id, runSeq: run.seq } });
+      expect(invoice.reason).toMatch(/^Acts again: key X-1:invoice expired on .+; this will act again \(it was done by this run on .+\)\.$/);
+
+      expect(await engine.services.runs.bulkRerun({ flowId, status: 'failed' })).toEqual({ rerun: 1 });
+      expect((await engine.waitForRun(run.id)).status).toBe('succeeded');
+      expect(receiver.effects.get('X-1:invoice')).toBe(2);
+      const { timeline } = await engine.services.runs.get(run.id);
+      expect(timeline.filter((event) => event.type === 'step.key_expired' && event.attempt === 2).map((event) => event.nodeId)).toEqual(['invoice']);
     });
   });
 
