@@ -101,3 +101,9 @@ export function previewVerdict(counts: PreviewCounts, runs = 1): string {
   if (counts.act === 0) return `Nothing will be done twice; ${plural(counts.review, 'step')} will wait for your decision.`;
   return `${plural(counts.act, 'side-effect step')} will act, because ${counts.act === 1 ? 'its work was' : 'their work was'} not done yet. Everything already done is skipped or stopped as a duplicate.`;
 }
+
+/** Said before a rerun or replay that meets expired keys: that work will be done once more. */
+export function expiredWarning(expired: number): string {
+  const steps = expired === 1 ? 'One side-effect step meets a key that has expired' : `${expired} side-effect steps meet keys that have expired`;
+  return `${steps}: the work was done before, long enough ago that its key was forgotten, so it will be done again.`;
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { attemptSpans } from './attempt-spans.ts';
 import { conditionOutcome } from './condition-words.ts';
-import { stepTitle, withoutAction } from './PreviewSummary.tsx';
+import { expiredWarning, stepTitle, withoutAction } from './PreviewSummary.tsx';
 import { formatDay, readableMessage, triggerWords } from './run-words.ts';
 import type { TimelineEntry } from './run-types.ts';
 import { describeEvent, effectPhrase, sentenceText, type SentenceContext } from './timeline-sentences.ts';
@@ -40,7 +40,8 @@ describe('timeline sentences', () => {
       .toEqual({ title: 'Acts again — its key expired', tone: 'warn' });
     expect(withoutAction('Acts again: key 4417:invoice expired on 30 Dec; this will act again.')).toBe('Key 4417:invoice expired on 30 Dec; this will act again.');
     expect(formatDay(new Date(2025, 11, 30, 12).getTime(), new Date(2026, 0, 2).getTime())).toMatch(/2025/);
-    expect(formatDay(expiredAt, now)).not.toMatch(/2025/);
+    expect(formatDay(expiredAt, now)).not.toMatch(/2025/);    expect(expiredWarning(1)).toBe('One side-effect step meets a key that has expired: the work was done before, long enough ago that its key was forgotten, so it will be done again.');
+    expect(expiredWarning(12)).toMatch(/^12 side-effect steps meet keys that have expired: /);
   });
 
   it('keeps the key apart from the words, to be shown as code', () => {
