@@ -4,12 +4,17 @@
  */
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { DURATION_HINT, isDuration, parseDuration } from '../core/duration.ts';
 import { UserError } from './engine/errors.ts';
 
 const flag = z
   .enum(['0', '1', 'true', 'false', ''])
   .optional()
   .transform((value) => (value === undefined || value === '' ? undefined : value === '1' || value === 'true'));
+
+/** A length of time above zero: a key or a run kept for no time at all protects nothing. */
+const isLength = (text: string) => isDuration(text) && parseDuration(text) > 0;
+const duration = z.string().trim().refine(isLength, { message: `write ${DURATION_HINT}` });
 
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -34,6 +39,14 @@ const schema = z.object({
   ONCEFLOW_LEASE_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   /** How often an idle worker polls when nothing wakes it (default: 250 ms). */
   ONCEFLOW_POLL_MS: z.coerce.number().int().min(5).max(60_000).default(250),
+  /** How long a side-effect step's key is kept when the step names no keyTtl (default: 30 days). */
+  ONCEFLOW_KEY_TTL: duration.default('30d'),
+  /** Ended runs (with their timelines) older than this are deleted in the background; off when unset or "off". */
+  ONCEFLOW_RETENTION: z
+    .string()
+    .optional()
+    .transform((value) => (value === undefined || ['', 'off'].includes(value.trim()) ? undefined : value.trim()))
+    .refine((value) => value === undefined || isLength(value), { message: `write ${DURATION_HINT}, or off` }),
   ONCEFLOW_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
   /** Test-only crash point, read once at start; does nothing when unset. */
   ONCEFLOW_CRASH_AT: z.string().optional(),

@@ -4,6 +4,7 @@
  */
 import { flowPauseService, type FlowPauseService } from './engine/flow-pause.ts';
 import { mkdirSync } from 'node:fs';
+import { parseDuration } from '../core/duration.ts';
 import type { Logger } from 'pino';
 import { createCrashPoints } from './engine/crash-points.ts';
 import { flowService, type FlowService } from './engine/flow-service.ts';
@@ -90,7 +91,9 @@ export async function createServices(env: Env, givenLog?: Logger): Promise<Servi
     const version = await store.version(versionId);
     return version ? (JSON.parse(version.document) as FlowDocument) : null;
   });
-  const config: EngineConfig = { ...DEFAULT_ENGINE_CONFIG, leaseMs: env.ONCEFLOW_LEASE_MS, claimLeaseMs: env.ONCEFLOW_LEASE_MS };
+  const config: EngineConfig = {
+    ...DEFAULT_ENGINE_CONFIG, leaseMs: env.ONCEFLOW_LEASE_MS, claimLeaseMs: env.ONCEFLOW_LEASE_MS, keyTtlMs: parseDuration(env.ONCEFLOW_KEY_TTL),
+  };
   const crash = createCrashPoints(env.ONCEFLOW_CRASH_AT);
   const network = createNetworkPolicy({ allow: env.ONCEFLOW_HTTP_ALLOW, exposed: !isLoopback(env.HOST) });
   const sandboxOn = env.ONCEFLOW_SANDBOX ?? isLoopback(env.HOST);
@@ -166,7 +169,7 @@ export async function createServices(env: Env, givenLog?: Logger): Promise<Servi
       const worker = makeWorker(options);
       worker.start();
       const scheduler = createScheduler({ db, clock, plans, log, onQueued: nudge });
-      const sweeper = createSweeper({ db, clock, log });
+      const sweeper = createSweeper({ db, clock, log, ...(env.ONCEFLOW_RETENTION ? { retentionMs: parseDuration(env.ONCEFLOW_RETENTION) } : {}) });
       scheduler.start();
       sweeper.start();
       autoReruns.start();

@@ -60,7 +60,14 @@ for (const size of SIZES) {
           },
         },
         { name: 'run page', open: async () => { await page.goto(`/runs/${runId}`); await expect(page.getByTestId('run.status')).toBeVisible(); } },
-        { name: 'runs list', open: async () => { await page.goto('/runs'); await expect(page.getByRole('link', { name: /#\d+/ }).first()).toBeVisible(); } },
+        {
+          name: 'runs list',
+          open: async () => {
+            await page.goto('/runs');
+            await expect(page.getByRole('link', { name: /#\d+/ }).first()).toBeVisible();
+            await expect(page.getByTestId('runs.keeping')).toBeVisible();
+          },
+        },
         { name: 'inbox', open: async () => { await page.goto(`/flows/${flowId}/inbox`); await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible(); } },
         { name: 'proof report', open: async () => { await page.goto(`/flows/${flowId}/proofs/${proofId}`); await expect(page.getByTestId('proof.headline')).toBeVisible(); } },
         { name: 'secrets', open: async () => { await page.goto('/secrets'); await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible(); } },

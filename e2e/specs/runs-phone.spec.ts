@@ -138,6 +138,11 @@ test('the runs list is cards on a phone; a card opens its run', async ({ runHist
   await expect(card).toContainText('Invoices (phone list with a long name)');
   await expect(card).toContainText('succeeded');
   await expect(card).toContainText('Webhook event evt_phone_list');
+  // What is kept and for how long (ONCEFLOW_KEY_TTL, ONCEFLOW_RETENTION), under the list.
+  const keeping = page.getByTestId('runs.keeping');
+  await expect(keeping).toContainText('Keys are kept for 30 days after their work is done');
+  await expect(keeping).toContainText('Runs are kept until you set a retention');
+  await expect(keeping).toContainText(/The oldest kept run is #\d+, from /);
   await expectNoSidewaysScroll(page);
   await expectNamesContainVisibleText(page);
 

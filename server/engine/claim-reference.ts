@@ -11,11 +11,11 @@ import type { RunRow } from './types.ts';
 export interface ClaimReference {
   scope: string;
   key: string;
-  /** How long the key is remembered once claimed (default: 30 days). */
+  /** How long the key is remembered once claimed (default: ONCEFLOW_KEY_TTL, 30 days). */
   ttlMs: number;
 }
 
-const DEFAULT_KEY_TTL = '30d';
+const DEFAULT_KEY_TTL_MS = 30 * 86_400_000;
 
 /**
  * Renders with `render`, which is strict: a missing path throws. The scope is the
@@ -23,11 +23,16 @@ const DEFAULT_KEY_TTL = '30d';
  * named a shared one (`keyScope`); a test run's is kept apart from live ones
  * (test-mode/test-scope.ts).
  */
-export function claimReference(step: TypedStep, run: Pick<RunRow, 'flowId' | 'testScope'>, render: (template: string) => string): ClaimReference {
+export function claimReference(
+  step: TypedStep,
+  run: Pick<RunRow, 'flowId' | 'testScope'>,
+  render: (template: string) => string,
+  defaultTtlMs = DEFAULT_KEY_TTL_MS,
+): ClaimReference {
   const { key, keyScope, keyTtl } = step.data;
   return {
     key: render(key ?? ''),
     scope: claimScopeFor(run, keyScope ? render(keyScope) : `${run.flowId}:${step.bodyStepId ?? step.id}`),
-    ttlMs: parseDuration(keyTtl || DEFAULT_KEY_TTL),
+    ttlMs: keyTtl ? parseDuration(keyTtl) : defaultTtlMs,
   };
 }

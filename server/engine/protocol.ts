@@ -6,7 +6,8 @@
  * (retry, fail, review) is decided in outcomes.ts, as for every other step.
  */
 import { claimReference } from './claim-reference.ts';
-import { readClaim, takeOverClaim, tryClaim } from '../store/claims.ts';
+import { readClaim, takeOverClaim, tryClaimNotingExpiry, type WonClaim } from '../store/claims.ts';
+import { readExpiredKey } from '../store/expired-keys.ts';
 import { decideOutcome, outcomeOfThrown, retryPolicy } from './outcomes.ts';
 import { skipRecordOf, uncertainClaimMessage } from './review-decisions.ts';
 import { stopIfCancelled } from './run-cancel.ts';
@@ -63,7 +64,7 @@ async function act(step: StepExecution, kind: StepKind, prepared: unknown, claim
 export async function runSideEffectStep(step: StepExecution, kind: StepKind, prepared: unknown): Promise<StepResult> {
   const { deps, journal, node, render } = step;
   // Strict: a missing path or an unusable key fails the step before anything is claimed.
-  const { scope, key, ttlMs } = claimReference(node, journal.run, (template) => render.text(template));
+  const { scope, key, ttlMs } = claimReference(node, journal.run, (template) => render.text(template), deps.config.keyTtlMs);
   checkRenderedKey(key);
   const request = masked(kind.describe(prepared), step.secretValues);
   const hash = fingerprint(request);
@@ -74,10 +75,13 @@ export async function runSideEffectStep(step: StepExecution, kind: StepKind, pre
   for (;;) {
     const now = deps.clock.now();
     const leaseUntil = now + deps.config.claimLeaseMs;
-    const fence = await deps.db.durably((sql) => tryClaim(sql, {
+    const won = await deps.db.durably((sql) => tryClaimNotingExpiry(sql, {
       scope, key, fingerprint: hash, request, runId, nodeId: node.id, leaseUntil, expiresAt: now + ttlMs, now,
     }));
-    if (fence !== undefined) return act(step, kind, prepared, { scope, key, fence }, 'won');
+    if (won !== undefined) {
+      await noteExpiredKey(step, { scope, key }, won);
+      return act(step, kind, prepared, { scope, key, fence: won.fence }, 'won');
+    }
 
     const claim = await readClaim(deps.db, scope, key);
     if (!claim) continue;
@@ -123,6 +127,22 @@ export async function runSideEffectStep(step: StepExecution, kind: StepKind, pre
       }
     }
   }
+}
+
+/**
+ * The key had been done before and expired, so this step acts again: the timeline says so
+ * at the step, with when the work was done and when its key expired, as the preview did.
+ */
+async function noteExpiredKey(step: StepExecution, ref: { scope: string; key: string }, won: WonClaim): Promise<void> {
+  if (won.fence === 1 && won.sweptExpiry === null) return;
+  const { deps, journal, node } = step;
+  // Fence 1: the key was swept and its record says who did the work. Above 1: an expired
+  // claim the sweeper had not reached yet was replaced, so only its expiry is known.
+  const record = won.fence === 1 ? await readExpiredKey(deps.db, ref.scope, ref.key) : undefined;
+  journal.event('step.key_expired', node.id, {
+    ...ref,
+    ...(record ? { expiredAt: record.expiredAt, doneAt: record.doneAt, runId: record.runId } : {}),
+  });
 }
 
 /** Lost the claim to a finished step: reuse its result, or refuse when the inputs differ. */

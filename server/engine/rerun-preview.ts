@@ -9,6 +9,9 @@
  * On another version (version-choice.ts) the finished steps' checkpoints are forgotten, so
  * plain steps run again and side-effect steps meet their claim: an unchanged key is a
  * duplicate, a changed key acts again — a warning when the step had acted before.
+ *
+ * A key past its time to live is forgotten (key-expiry.ts): the claim is free again, so
+ * the step acts again, and the preview says when the key expired.
  */
 import { readClaim } from '../store/claims.ts';
 import { getRun } from '../store/runs.ts';
@@ -16,6 +19,7 @@ import type { Db } from '../store/db.ts';
 import { readStepTraces } from '../store/run-page.ts';
 import { loadCheckpoints } from '../store/timeline.ts';
 import { claimReference, type ClaimReference } from './claim-reference.ts';
+import { expiredKeysAmong, expiryWords, dayWords } from './key-expiry.ts';
 import type { TypedStep } from './flow/planned-step.ts';
 import type { FlowPlan } from './flow-plan.ts';
 import { describeSkip, skipRecordOf } from './review-decisions.ts';
@@ -41,6 +45,18 @@ export interface PreviewStep {
   newInVersion?: boolean;
   /** A step inside a For each: what the rerun does with it, counted over the loop's items. */
   items?: Record<PreviewAction, number>;
+  /** A side-effect step whose key was done before and has expired since, so it acts again. */
+  expired?: PreviewExpiry;
+}
+
+/** The expired key an acting step meets: when it expired, and who had done the work when. */
+export interface PreviewExpiry {
+  key: string;
+  expiredAt: number;
+  doneAt: number;
+  runId: string;
+  /** The run that did the work, while retention keeps it; null once it is deleted. */
+  runSeq: number | null;
 }
 
 /** The version a rerun moves to, when it moves. */
@@ -57,7 +73,12 @@ export interface RerunPreview {
   removed: { nodeId: string; label: string; reason: string }[];
   /** Steps that acted before and act again with a changed key: the rerun asks for a second click. */
   warnings: number;
+  /** Side-effect steps that act again because their key expired (each has `expired`). */
+  expired?: number;
 }
+
+/** Which of these (scope, key) pairs expired, in one query: for previews summed over many runs. */
+export { expiredKeysAmong, expiredKeyId } from './key-expiry.ts';
 
 /** The step's claim as far as the run's data can render it; null when it needs steps not run yet. */
 function renderClaim(step: TypedStep, context: RenderContext, run: RunRow): ClaimReference | null {
@@ -68,7 +89,8 @@ function renderClaim(step: TypedStep, context: RenderContext, run: RunRow): Clai
   }
 }
 
-export async function previewRerun(db: Db, run: RunRow, plan: FlowPlan, switching?: PreviewSwitch): Promise<RerunPreview> {
+export async function previewRerun(db: Db, run: RunRow, plan: FlowPlan, switching?: PreviewSwitch, options: { now?: number } = {}): Promise<RerunPreview> {
+  const now = options.now ?? Date.now();
   const allCheckpoints = await loadCheckpoints(db, run.id);
   // What the run had done, and what of it the next attempt keeps (all of it on the same version).
   const earlier = new Map<string, CheckpointRow>(allCheckpoints.map((row) => [row.nodeId, row]));
@@ -135,15 +157,24 @@ export async function previewRerun(db: Db, run: RunRow, plan: FlowPlan, switchin
       show('act', `${acts} if its key is new: the key depends on earlier steps, so it is known only when the rerun gets there.`);
       continue;
     }
-    const claim = await readClaim(db, ref.scope, ref.key);
+    const stored = await readClaim(db, ref.scope, ref.key);
+    // A claim past its time to live is won afresh by the next claimant, as if absent.
+    const claim = stored && (stored.expiresAt >= now || stored.status === 'in_progress') ? stored : undefined;
+    const expiry = claim ? undefined : (await expiredKeysAmong(db, [ref], now)).values().next().value;
     const actedWith = before?.status === 'succeeded' ? before.key : null;
-    if (newInVersion && claim?.status !== 'succeeded') {
+    if (expiry) {
+      const owner = expiry.runId === run.id ? run : await getRun(db, expiry.runId);
+      const by = expiry.runId === run.id ? 'this run' : owner ? `run #${owner.seq}` : 'a run no longer kept';
+      show('act', `Acts again: ${expiryWords(ref.key, expiry.expiredAt, now)} (it was done by ${by} on ${dayWords(expiry.doneAt, now)}).`, {
+        expired: { key: ref.key, expiredAt: expiry.expiredAt, doneAt: expiry.doneAt, runId: expiry.runId, runSeq: owner?.seq ?? null },
+      });
+    } else if (newInVersion && claim?.status !== 'succeeded') {
       show('act', `Runs for the first time: new${inNew}; nothing was done yet with key ${ref.key}.`);
     } else if (actedWith && actedWith !== ref.key && claim?.status !== 'succeeded') {
       show('act', `Acts again: its key changed from ${actedWith} to ${ref.key}, so the work is done once more under the new key.`, { keyChange: { from: actedWith, to: ref.key } });
     } else if (claim?.status === 'succeeded') {
       const owner = claim.ownerRunId === run.id ? run : await getRun(db, claim.ownerRunId);
-      const by = claim.ownerRunId === run.id ? `this run (#${run.seq})` : owner ? `run #${owner.seq}` : `run ${claim.ownerRunId}`;
+      const by = claim.ownerRunId === run.id ? `this run (#${run.seq})` : owner ? `run #${owner.seq}` : 'an earlier run no longer kept (retention)';
       show('deduplicate', `Duplicate stopped: key ${ref.key} was already done by ${by}; its result is reused and nothing is sent again.`);
     } else if (claim?.status === 'uncertain') {
       const skipped = skipRecordOf(claim.output);
@@ -165,7 +196,7 @@ export async function previewRerun(db: Db, run: RunRow, plan: FlowPlan, switchin
   const removed = (switching?.previousPlan?.order ?? [])
     .filter((step) => step.id !== switching?.previousPlan?.trigger?.id && !kept.has(step.id))
     .map((step) => ({ nodeId: step.id, label: step.label, reason: `Will not run: removed${inNew}.` }));
-  return { steps, counts, removed, warnings: steps.filter((step) => step.keyChange).length };
+  return { steps, counts, removed, warnings: steps.filter((step) => step.keyChange).length, expired: steps.filter((step) => step.expired).length };
 }
 
 /** Why a checkpointed step is skipped: it finished, a person recorded it as done, or it was skipped. */

@@ -60,7 +60,7 @@ describe('run insights', () => {
     const flowId = await engine.publish(twoEffects());
     for (const id of ['B-1', 'B-2', 'B-3']) await engine.runAndWait(flowId, { order: { id, total: 1 } });
     receiver.behave = () => ({ kind: 'ok' });
-    expect(await engine.services.runs.bulkPreview({ flowId, status: 'failed' })).toEqual({ runs: 3, counts: { skip: 6, deduplicate: 0, act: 3, review: 0 }, warnings: 0, onOlderVersion: 0 });
+    expect(await engine.services.runs.bulkPreview({ flowId, status: 'failed' })).toEqual({ runs: 3, counts: { skip: 6, deduplicate: 0, act: 3, review: 0 }, warnings: 0, onOlderVersion: 0, expired: 0 });
     expect(await engine.services.runs.bulkRerun({ flowId, status: 'failed' })).toEqual({ rerun: 3 });
     const listed = await engine.services.runs.list({ flowId });
     for (const run of listed.runs) await engine.waitForRun(run.id, ['succeeded']);

@@ -138,14 +138,17 @@ export function runService({ db, flows, plans, clock, onQueued }: RunServiceDeps
       const counts = { skip: 0, deduplicate: 0, act: 0, review: 0 };
       let warnings = 0;
       let onOlderVersion = 0;
+      // Steps that act again because their key expired: the summary warns before the reruns start.
+      let expired = 0;
       for (const run of runs) {
         const preview = await previewOnVersion({ db, flows, plans }, run, filter.version).catch(() => null);
         if (!preview) continue;
         for (const action of Object.keys(counts) as (keyof typeof counts)[]) counts[action] += preview.counts[action];
         warnings += preview.warnings;
+        expired += preview.expired ?? 0;
         if (preview.target.newerExists) onOlderVersion++;
       }
-      return { runs: runs.length, counts, warnings, onOlderVersion };
+      return { runs: runs.length, counts, warnings, onOlderVersion, expired };
     },
 
     async bulkRerun(filter: { flowId?: string; status: 'failed' | 'needs_review'; version?: VersionChoice }, by = 'admin') {

@@ -25,6 +25,8 @@ export interface EngineConfig {
   retryBaseMs: number;
   /** Longest single retry delay (default: 5 s). */
   retryMaxDelayMs: number;
+  /** How long a key is kept when its step names no keyTtl (ONCEFLOW_KEY_TTL, default: 30 days). */
+  keyTtlMs: number;
 }
 
 export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
@@ -33,6 +35,7 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
   inlineClaimWaitMs: 5_000,
   retryBaseMs: 200,
   retryMaxDelayMs: 5_000,
+  keyTtlMs: 30 * 86_400_000,
 };
 
 /** Claims a worker is acting under, so its heartbeat keeps their leases alive. */

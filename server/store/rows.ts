@@ -280,6 +280,31 @@ export function toProof(row: Row): ProofRow {
   };
 }
 
+/** What is kept of a claim the sweeper forgot after its time to live (store/expired-keys.ts). */
+export interface ExpiredKeyRow {
+  scope: string;
+  key: string;
+  /** When the work under the key was done. */
+  doneAt: number;
+  /** The run that did it, and its step. */
+  runId: string;
+  step: string;
+  expiredAt: number;
+}
+
+export const EXPIRED_KEY_COLUMNS = 'scope, key, done_at, run_id, step, expired_at';
+
+export function toExpiredKey(row: Row): ExpiredKeyRow {
+  return {
+    scope: row.scope as string,
+    key: row.key as string,
+    doneAt: Number(row.done_at),
+    runId: row.run_id as string,
+    step: row.step as string,
+    expiredAt: Number(row.expired_at),
+  };
+}
+
 /** One mapper per table, for the test that holds them to the schema. */
 export const ROW_MAPPERS: readonly RowMapper[] = [
   // Automatic reruns are read where they are scheduled and shown (auto-reruns.ts).
@@ -297,4 +322,5 @@ export const ROW_MAPPERS: readonly RowMapper[] = [
   { table: 'workers', columns: WORKER_COLUMNS, json: [], unread: [], read: toWorker },
   { table: 'proofs', columns: PROOF_COLUMNS, json: ['report'], unread: [], read: toProof },
   { table: 'stand_in_effects', columns: STAND_IN_EFFECT_COLUMNS, json: ['request', 'response'], unread: [], read: toStandInEffect },
+  { table: 'expired_keys', columns: EXPIRED_KEY_COLUMNS, json: [], unread: [], read: toExpiredKey },
 ];

@@ -20,6 +20,8 @@ export const TIMELINE_EVENT_TYPES = [
   'step.key_conflict', 'step.waiting_for_claim', 'step.recovered', 'step.uncertain', 'step.resolved', 'step.waiting',
   'webhook.received', 'webhook.duplicate', 'webhook.rejected',
   'run.held', 'run.released', 'run.rerun_scheduled',
+  // The step's key had expired (store/expired-keys.ts), so it acts again.
+  'step.key_expired',
 ] as const;
 export type TimelineEventType = (typeof TIMELINE_EVENT_TYPES)[number];
 

@@ -6,7 +6,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { trpc } from '../lib/trpc.ts';
 import { Dialog } from './Dialog.tsx';
-import { CountsLine, previewVerdict } from './PreviewSummary.tsx';
+import { CountsLine, expiredWarning, previewVerdict } from './PreviewSummary.tsx';
 import { plural, RUN_STATUS_WORDS } from './run-words.ts';
 import type { VersionChoice } from './VersionChoice.tsx';
 import './version-choice.css';
@@ -102,8 +102,9 @@ function BulkDialog({ status, flowId, which, onClose, onDone }: { status: BulkSt
               </label>
             </fieldset>
           )}
-          <CountsLine counts={preview.data.counts} />
+          <CountsLine counts={preview.data.counts} expired={preview.data.expired} />
           <p className="preview-verdict">{previewVerdict(preview.data.counts, runs)}</p>
+          {preview.data.expired > 0 && <p className="rerun-warning" data-testid="bulk-rerun.expired">{expiredWarning(preview.data.expired)}</p>}
           {preview.data.warnings > 0 && (
             <p className="rerun-warning" role={confirming ? 'alert' : undefined}>
               {plural(preview.data.warnings, 'step')} that already acted will act again, because {preview.data.warnings === 1 ? 'its key' : 'their keys'} changed in the latest version.{confirming ? ' Click “Yes, act again” if that is what you want.' : ''}

@@ -14,13 +14,17 @@ const ACTIONS: Record<Action, { title: string; icon: IconName; tone: string }> =
   review: { title: 'Waits for your decision', icon: 'question', tone: 'warn' },
 };
 
-export function CountsLine({ counts }: { counts: PreviewCounts }) {
+/** The counts; `expired`: side-effect steps that act again because their key expired (of those that act). */
+export function CountsLine({ counts, expired = 0 }: { counts: PreviewCounts; expired?: number }) {
   return (
     <ul className="preview-counts" aria-label="What the rerun will do">
       <li className="tone--skip"><strong>{counts.skip}</strong> {counts.skip === 1 ? 'step skipped' : 'steps skipped'}</li>
       <li className="tone--dedupe"><strong>{counts.deduplicate}</strong> {counts.deduplicate === 1 ? 'duplicate stopped' : 'duplicates stopped'}</li>
       <li className="tone--act"><strong>{counts.act}</strong> {counts.act === 1 ? 'side effect will act' : 'side effects will act'}</li>
       <li className="tone--warn"><strong>{counts.review}</strong> {counts.review === 1 ? 'waits for a decision' : 'wait for a decision'}</li>
+      {expired > 0 && (
+        <li className="tone--warn" data-testid="preview.expired"><strong>{expired}</strong> {expired === 1 ? 'key expired and will act again' : 'keys expired and will act again'}</li>
+      )}
     </ul>
   );
 }
@@ -71,12 +75,14 @@ export function PreviewSteps({ preview }: { preview: Pick<RerunPreview, 'steps' 
  * The words over one step: an acting step that never began in this run "runs for the first
  * time" (nothing alarming, so not in red); only one that began before "acts again".
  */
-export function stepTitle(step: Pick<PreviewStep, 'action' | 'sideEffect' | 'ranBefore' | 'reason'> & Partial<Pick<PreviewStep, 'keyChange' | 'newInVersion'>>, action = ACTIONS[step.action]): { title: string; tone: string } {
+export function stepTitle(step: Pick<PreviewStep, 'action' | 'sideEffect' | 'ranBefore' | 'reason'> & Partial<Pick<PreviewStep, 'keyChange' | 'newInVersion' | 'expired'>>, action = ACTIONS[step.action]): { title: string; tone: string } {
   const own = { title: action.title, tone: action.tone };
   if (step.action !== 'act') return own;
   if (step.reason.startsWith('Cannot run')) return { title: 'Cannot run', tone: 'bad' };
   // Work already done is done once more: the one case a rerun asks a second click for.
   if (step.keyChange) return { title: 'Acts again — its key changed', tone: 'warn' };
+  // Done before, but its key outlived its time to live: nothing stops it acting again.
+  if (step.expired) return { title: 'Acts again — its key expired', tone: 'warn' };
   if (step.newInVersion) return { title: 'Runs for the first time — new in this version', tone: 'info' };
   if (!step.ranBefore) return { title: 'Runs for the first time', tone: 'info' };
   return step.sideEffect ? own : { title: 'Runs again', tone: 'info' };
@@ -94,4 +100,10 @@ export function previewVerdict(counts: PreviewCounts, runs = 1): string {
   if (counts.act === 0 && counts.review === 0) return `Nothing outside Onceflow will be done again in ${scope}.`;
   if (counts.act === 0) return `Nothing will be done twice; ${plural(counts.review, 'step')} will wait for your decision.`;
   return `${plural(counts.act, 'side-effect step')} will act, because ${counts.act === 1 ? 'its work was' : 'their work was'} not done yet. Everything already done is skipped or stopped as a duplicate.`;
+}
+
+/** Said before a rerun or replay that meets expired keys: that work will be done once more. */
+export function expiredWarning(expired: number): string {
+  const steps = expired === 1 ? 'One side-effect step meets a key that has expired' : `${expired} side-effect steps meet keys that have expired`;
+  return `${steps}: the work was done before, long enough ago that its key was forgotten, so it will be done again.`;
 }

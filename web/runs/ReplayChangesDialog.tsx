@@ -87,7 +87,7 @@ export function ReplayChangesDialog({ run, deliveryId, title, onClose }: { run: 
       {preview.error && <p role="alert" className="error">The preview could not be made: {preview.error.message}</p>}
       {preview.data && !mistake && (
         <>
-          <CountsLine counts={preview.data.counts} />
+          <CountsLine counts={preview.data.counts} expired={preview.data.expired} />
           <PreviewSteps preview={preview.data} />
         </>
       )}

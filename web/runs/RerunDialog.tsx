@@ -7,7 +7,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { trpc } from '../lib/trpc.ts';
 import { Dialog } from './Dialog.tsx';
-import { CountsLine, PreviewSteps, previewVerdict } from './PreviewSummary.tsx';
+import { CountsLine, expiredWarning, PreviewSteps, previewVerdict } from './PreviewSummary.tsx';
 import { refreshRun } from './useTimeline.ts';
 import { VersionPicker, type VersionChoice } from './VersionChoice.tsx';
 
@@ -67,7 +67,8 @@ export function RerunDialog({ runId, seq, onClose }: { runId: string; seq: numbe
       {preview.data && (
         <>
           <p className="preview-verdict">{previewVerdict(preview.data.counts)}</p>
-          <CountsLine counts={preview.data.counts} />
+          <CountsLine counts={preview.data.counts} expired={preview.data.expired} />
+          {(preview.data.expired ?? 0) > 0 && <p className="rerun-warning">{expiredWarning(preview.data.expired ?? 0)}</p>}
           <PreviewSteps preview={preview.data} />
         </>
       )}

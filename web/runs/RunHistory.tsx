@@ -13,6 +13,7 @@ import { navigate } from '../lib/router.ts';
 import { trpc } from '../lib/trpc.ts';
 import { useNarrowScreen } from '../lib/useNarrowScreen.ts';
 import { BulkRerun } from './BulkRerun.tsx';
+import { KeepingLine } from './KeepingLine.tsx';
 import { RunCards } from './RunCards.tsx';
 import { formatDuration, formatWhen, RUN_STATUS_FILTERS, RUN_STATUS_WORDS, triggerWords } from './run-words.ts';
 import type { RunListItem, RunStatus } from './run-types.ts';
@@ -137,6 +138,7 @@ export function RunHistory() {
           Show older runs
         </button>
       )}
+      <KeepingLine />
     </section>
   );
 }

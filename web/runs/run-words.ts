@@ -47,6 +47,14 @@ export const STEP_STATUS_MEANINGS: ReadonlyArray<{ status: StepStatus; meaning: 
   { status: 'not_reached', meaning: 'The run did not get this far' },
 ];
 
+const dayOnly = dateFormat({ day: 'numeric', month: 'short' });
+const dayAndYear = dateFormat({ day: 'numeric', month: 'short', year: 'numeric' });
+
+/** `30 Dec`, with the year when it is not this one (`30 Dec 2025`). */
+export function formatDay(at: number, now = Date.now()): string {
+  return new Date(at).getFullYear() === new Date(now).getFullYear() ? dayOnly(at) : dayAndYear(at);
+}
+
 export function runLabel(seq: number): string {
   return `#${seq}`;
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { attemptSpans } from './attempt-spans.ts';
 import { conditionOutcome } from './condition-words.ts';
-import { stepTitle, withoutAction } from './PreviewSummary.tsx';
-import { readableMessage, triggerWords } from './run-words.ts';
+import { expiredWarning, stepTitle, withoutAction } from './PreviewSummary.tsx';
+import { formatDay, readableMessage, triggerWords } from './run-words.ts';
 import type { TimelineEntry } from './run-types.ts';
 import { describeEvent, effectPhrase, sentenceText, type SentenceContext } from './timeline-sentences.ts';
 
@@ -25,6 +25,23 @@ describe('timeline sentences', () => {
     const text = say(event('step.duplicate', 'invoice', { key: '4417:invoice', scope: 'f:invoice', runId: 'run_first', doneAt: Date.UTC(2025, 0, 2, 14, 2) }));
     expect(text).toMatch(/^Duplicate stopped — Key 4417:invoice was already done by run #12 at .+; its result was reused, no second invoice was created\.$/);
     expect(say(event('step.duplicate', 'receipt', { key: 'k', runId: 'run_this' }))).toContain('already done by this run; its result was reused, no second email was sent.');
+  });
+
+  it('an expired key says when it expired, who had done the work, and that the step acts again', () => {
+    const expiredAt = new Date(2025, 11, 30, 12).getTime();
+    const doneAt = new Date(2025, 10, 30, 12).getTime();
+    const now = new Date(2025, 11, 31, 12).getTime();
+    const text = say(event('step.key_expired', 'invoice', { key: '4417:invoice', scope: 'f:invoice', expiredAt, doneAt, runId: 'run_first' }));
+    expect(text).toContain(`Key expired: acts again — Key 4417:invoice expired on ${formatDay(expiredAt)}; this will act again.`);
+    expect(text).toMatch(/this will act again\. It was done by run #12 on .+; keys are kept only for their time to live\.$/);
+    // A claim replaced before any sweep reached it: only that it had expired is known.
+    expect(say(event('step.key_expired', 'invoice', { key: '4417:invoice', scope: 'f:invoice' }))).toBe('Key expired: acts again — Key 4417:invoice had expired; this will act again.');
+    expect(stepTitle({ action: 'act', sideEffect: true, ranBefore: false, reason: 'Acts again: key 4417:invoice expired on 30 Dec; this will act again.', expired: { key: '4417:invoice', expiredAt, doneAt, runId: 'run_first', runSeq: 12 } }))
+      .toEqual({ title: 'Acts again — its key expired', tone: 'warn' });
+    expect(withoutAction('Acts again: key 4417:invoice expired on 30 Dec; this will act again.')).toBe('Key 4417:invoice expired on 30 Dec; this will act again.');
+    expect(formatDay(new Date(2025, 11, 30, 12).getTime(), new Date(2026, 0, 2).getTime())).toMatch(/2025/);
+    expect(formatDay(expiredAt, now)).not.toMatch(/2025/);    expect(expiredWarning(1)).toBe('One side-effect step meets a key that has expired: the work was done before, long enough ago that its key was forgotten, so it will be done again.');
+    expect(expiredWarning(12)).toMatch(/^12 side-effect steps meet keys that have expired: /);
   });
 
   it('keeps the key apart from the words, to be shown as code', () => {

@@ -4,7 +4,7 @@
  * are kept apart from the words so the view can set them in code type.
  */
 import { conditionOutcome } from './condition-words.ts';
-import { formatDuration, formatShortTime, formatWhen, ordinal, readableMessage, runRef } from './run-words.ts';
+import { formatDay, formatDuration, formatShortTime, formatWhen, ordinal, readableMessage, runRef } from './run-words.ts';
 import type { TimelineEntry } from './run-types.ts';
 
 // A test run's side effect is answered by a built-in stand-in (server/engine/test-mode/stand-ins.ts).
@@ -253,6 +253,19 @@ export function describeEvent(event: TimelineEntry, context: SentenceContext): S
         tone: 'wait',
         icon: 'clock',
       };
+    // The key had expired (server/engine/key-expiry.ts), so the step acts again.
+    case 'step.key_expired': {
+      const expiredAt = number(data.expiredAt);
+      const doneAt = number(data.doneAt);
+      const expired = expiredAt === undefined ? ' had expired' : ` expired on ${formatDay(expiredAt)}`;
+      const done = doneAt === undefined ? '' : ` It was done by ${who(data.runId)} on ${formatDay(doneAt)}; keys are kept only for their time to live.`;
+      return {
+        title: 'Key expired: acts again',
+        parts: ['Key ', { code: key ?? '?' }, `${expired}; this will act again.${done}`],
+        tone: 'warn',
+        icon: 'repeat',
+      };
+    }
     case 'step.recovered':
       return {
         title: 'Recovered',

@@ -1,0 +1,52 @@
+/**
+ * Honest key expiry in the browser: a flow whose invoice key is kept two seconds. Once it
+ * has expired, the replay preview says the key expired and the step will act again, and
+ * the new run's timeline says it at that step. At phone width the dialog fits and
+ * passes the accessibility audit.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test } from '../fixtures/index.ts';
+import { resetSandbox, seedTemplate, sendWebhook, trpcCall, waitForRun } from '../fixtures/api.ts';
+
+type Draft = { nodes: Array<{ id: string; type: string; data: Record<string, unknown> }>; [field: string]: unknown };
+
+test.beforeEach(async ({ request }) => {
+  await resetSandbox(request);
+});
+
+test('a replay after the key expired warns in the preview and says so in the timeline', async ({ runPage, page, request }) => {
+  const { flowId, hookId } = await seedTemplate(request, 'order-paid-invoice-receipt', 'Short-lived keys');
+  // Every side-effect step keeps its key for two seconds only.
+  const { draft } = await trpcCall<{ draft: Draft }>(request, 'flows.get', { id: flowId }, 'query');
+  const nodes = draft.nodes.map((node) => (node.data.key ? { ...node, data: { ...node.data, keyTtl: '2s' } } : node));
+  await trpcCall(request, 'flows.saveDraft', { id: flowId, document: { ...draft, nodes } });
+  await trpcCall(request, 'flows.publish', { id: flowId });
+
+  const order = { id: 'evt_expiry_1', type: 'order.paid', order: { id: '9417', total: 80, currency: 'EUR', customer: { email: 'cy@example.com', name: 'Cy' } } };
+  const { runId } = await sendWebhook(request, hookId!, order);
+  await waitForRun(request, runId, ['succeeded']);
+  await page.waitForTimeout(2_200);
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await runPage.open(runId);
+  await page.getByRole('button', { name: 'Replay with changes…' }).click();
+  const dialog = page.getByTestId('replay-changes.dialog');
+  const invoice = dialog.getByTestId('rerun.preview').locator('li', { hasText: 'Create invoice' });
+  await expect(invoice).toHaveAttribute('data-action', 'act');
+  await expect(invoice).toContainText('Acts again — its key expired');
+  await expect(invoice).toContainText(/Key 9417:invoice expired on \d{1,2} \w{3}; this will act again \(it was done by run #\d+ on/);
+  await expect(dialog.getByTestId('preview.expired')).toContainText(/keys? expired and will act again/);
+  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  const audit = await new AxeBuilder({ page }).include('[data-testid="replay-changes.dialog"]').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  expect(audit.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id)).toEqual([]);
+
+  await dialog.getByRole('button', { name: 'Replay with this input' }).click();
+  await expect(page).not.toHaveURL(new RegExp(`${runId}$`));
+  await runPage.waitForStatus('succeeded');
+  const note = runPage.entriesOfType('step.key_expired').first();
+  await expect(note).toContainText('Key expired: acts again');
+  // No sweep has run within two seconds, so the claim was taken over in place: that it had
+  // expired is all the run knows (a swept key's record adds when, and by which run).
+  await expect(note).toContainText(/9417:invoice\s*had expired; this will act again\./);
+  await expect(runPage.entriesOfType('step.duplicate')).toHaveCount(0);
+});

@@ -1,0 +1,37 @@
+/**
+ * Honest key expiry: a key is kept for its time to live, then forgotten (sweeper.ts), so a
+ * replay of older work acts again. What was kept of it (store/expired-keys.ts) lets every
+ * place that predicts or reports a step say so in the same words: "key 4417:invoice
+ * expired on 30 Dec; this will act again".
+ */
+import type { Sql } from '../store/db.ts';
+import { expiredKeyId, findExpiredKeys, type ExpiredKeyRow } from '../store/expired-keys.ts';
+import type { ClaimRef } from '../store/types.ts';
+
+export type { ExpiredKeyRow } from '../store/expired-keys.ts';
+
+/**
+ * Which of `refs` had their work done under a key that has expired since, so a run that
+ * meets the key now acts again; keyed by `expiredKeyId(ref)`. One query for any number of
+ * refs (a preview of one run or a recovery of thousands).
+ */
+export async function expiredKeysAmong(sql: Sql, refs: readonly ClaimRef[], now: number): Promise<Map<string, ExpiredKeyRow>> {
+  const rows = await findExpiredKeys(sql, refs, now);
+  return new Map(rows.map((row) => [expiredKeyId(row), row]));
+}
+
+export { expiredKeyId };
+
+const DAY = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
+const DAY_AND_YEAR = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+
+/** "30 Dec", with the year when it is not the current one ("30 Dec 2025"); UTC, as the server cannot know the reader's zone. */
+export function dayWords(at: number, now: number): string {
+  const sameYear = new Date(at).getUTCFullYear() === new Date(now).getUTCFullYear();
+  return (sameYear ? DAY : DAY_AND_YEAR).format(at);
+}
+
+/** "key 4417:invoice expired on 30 Dec; this will act again" */
+export function expiryWords(key: string, expiredAt: number, now: number): string {
+  return `key ${key} expired on ${dayWords(expiredAt, now)}; this will act again`;
+}

@@ -1,0 +1,48 @@
+/**
+ * Retention (ONCEFLOW_RETENTION): ended runs older than the setting are deleted with their
+ * timelines and checkpoints, a batch per transaction. Claims are never touched here: a key
+ * lives until its own time to live (store/expired-keys.ts), whatever became of its run.
+ */
+import { isOneOf } from './batch.ts';
+import type { Sql } from './db.ts';
+
+/** Only a run that has ended may go; one still running, waiting or needing review is kept whatever its age. */
+const ENDED = `('succeeded', 'failed', 'cancelled')`;
+
+/**
+ * Deletes up to `limit` ended runs created and finished before `before`, oldest first, with
+ * their timeline events and checkpoints. Call inside one transaction. The runs are deleted
+ * first under the same conditions, so a run rerun meanwhile (no longer ended) is kept with
+ * everything it has; only what was deleted loses its children. Returns the runs deleted.
+ */
+export async function deleteOldRuns(sql: Sql, before: number, limit: number): Promise<number> {
+  const deleted = await sql.all<{ id: string }>(
+    `DELETE FROM runs WHERE id IN (
+       SELECT id FROM runs WHERE created_at < ? AND status IN ${ENDED} AND (finished_at IS NULL OR finished_at < ?) ORDER BY created_at LIMIT ?
+     ) AND status IN ${ENDED} RETURNING id`,
+    [before, before, limit],
+  );
+  if (deleted.length === 0) return 0;
+  const ids = deleted.map((row) => row.id);
+  await sql.run(`DELETE FROM timeline_events WHERE ${isOneOf(sql.dialect, 'run_id')}`, [ids]);
+  await sql.run(`DELETE FROM checkpoints WHERE ${isOneOf(sql.dialect, 'run_id')}`, [ids]);
+  return deleted.length;
+}
+
+/**
+ * Deletes up to `limit` deliveries received before `before` whose dedupe window has ended.
+ * A delivery still inside its window is the record that refuses a repeat of its event id,
+ * a key still needed, so retention never takes it early.
+ */
+export async function deleteOldDeliveries(sql: Sql, before: number, now: number, limit: number): Promise<number> {
+  return sql.run(
+    `DELETE FROM inbound_events WHERE id IN (SELECT id FROM inbound_events WHERE expires_at < ? AND received_at < ? ORDER BY expires_at LIMIT ?)`,
+    [now, before, limit],
+  );
+}
+
+/** The oldest run still kept (any status), for "oldest kept run: #12 of 3 Jun"; null when there are none. */
+export async function oldestKeptRun(sql: Sql): Promise<{ id: string; seq: number; createdAt: number } | null> {
+  const row = await sql.get<{ id: string; seq: number; created_at: number }>(`SELECT id, seq, created_at FROM runs ORDER BY created_at LIMIT 1`);
+  return row ? { id: row.id, seq: Number(row.seq), createdAt: Number(row.created_at) } : null;
+}
