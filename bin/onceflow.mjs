@@ -1,7 +1,14 @@
 #!/usr/bin/env node
-// The `onceflow` command. The server is TypeScript run through tsx's loader, so the same
-// files serve development, tests and production without a separate compile step.
-import { register } from 'tsx/esm/api';
+// The `onceflow` command. It runs the server's bundle (dist/server/onceflow.mjs, built by
+// `npm run build` and before `npm start`) when it is newer than every source; otherwise the
+// TypeScript sources themselves through tsx's loader, so an edit takes effect at once.
+import { pathToFileURL } from 'node:url';
+import { bundlePath, serverBundleStale } from '../scripts/server-bundle.mjs';
 
-register();
-await import('../server/cli.ts');
+if (!serverBundleStale()) {
+  await import(pathToFileURL(bundlePath).href);
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import('../server/cli.ts');
+}

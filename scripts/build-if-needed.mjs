@@ -1,4 +1,5 @@
-// `npm start` builds the web app only when the build is missing or older than its sources.
+// `npm start` builds the web app and the server's bundle only when either is missing or
+// older than its sources.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -23,4 +24,12 @@ const stale = !existsSync(built) || !precompressed || newestMtime(join(root, 'we
 if (stale) {
   console.log('Building the web app…');
   execFileSync(join(root, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+}
+
+// The server runs from its bundle (scripts/server-bundle.mjs); bin/onceflow.mjs falls back
+// to the sources when it is stale, so a failed build here only costs memory, not a start.
+const { buildServerBundle, serverBundleStale } = await import('./server-bundle.mjs');
+if (serverBundleStale()) {
+  console.log('Building the server…');
+  await buildServerBundle().catch((error) => console.warn(`The server bundle could not be built (${error.message}); the server runs from its sources instead.`));
 }
