@@ -1,11 +1,12 @@
 /**
- * `npm run bench [-- --json] [-- --runs N] [-- --only runs|loop|webhooks|run-page|scaling|assets]`: the engine's speed beside plain-driver floors,
+ * `npm run bench [-- --json] [-- --runs N] [-- --only runs|loop|webhooks|e2e|run-page|scaling|assets]`: the engine's speed beside plain-driver floors,
  * on SQLite and, when TEST_DATABASE_URL is set, PostgreSQL. Not part of `npm test`.
  */
 import { parseArgs } from 'node:util';
 import { createPostgresDatabase, createSqliteDatabase } from '../server/testing/databases.ts';
 import { benchRuns, type RunsBenchResult } from './runs.ts';
-import { benchWebhooks, type WebhookBenchResult } from './webhooks.ts';
+import { benchEndToEnd, benchWebhooks, type EndToEndResult, type WebhookBenchResult } from './webhooks.ts';
+import { buildServerBundle, serverBundleStale } from '../scripts/server-bundle.mjs';
 import { benchScaling, type ScalingRow } from './scaling.ts';
 import { benchRunPage, type RunPageRow } from './run-page.ts';
 import { benchAssets, printAssets, type AssetsBenchResult } from './assets.ts';
@@ -22,7 +23,10 @@ const { values } = parseArgs({
 });
 const count = Number(values.runs);
 const seconds = Number(values.seconds);
-const results: { runs: RunsBenchResult[]; loop: LoopBenchResult[]; webhooks: WebhookBenchResult[]; scaling: ScalingRow[]; runPage: RunPageRow[]; assets?: AssetsBenchResult } = { runs: [], loop: [], webhooks: [], scaling: [], runPage: [] };
+// Server processes run as `npm start` runs them: from the bundle, built now if stale.
+if (serverBundleStale()) await buildServerBundle();
+
+const results: { endToEnd: EndToEndResult[]; runs: RunsBenchResult[]; loop: LoopBenchResult[]; webhooks: WebhookBenchResult[]; scaling: ScalingRow[]; runPage: RunPageRow[]; assets?: AssetsBenchResult } = { endToEnd: [], runs: [], loop: [], webhooks: [], scaling: [], runPage: [] };
 const wanted = (section: string) => !values.only || values.only === section;
 
 async function withDatabase(create: () => Promise<{ url: string; drop(): Promise<void> }>, body: (url: string) => Promise<void>) {
@@ -50,7 +54,8 @@ for (const engine of engines) {
     if (!results.runs.some((row) => row.database === engine.label)) await withDatabase(engine.create, async (url) => { results.runs.push(await benchRuns(url, engine.label, count)); });
     for (const concurrency of [1, 20]) await withDatabase(engine.create, async (url) => { results.loop.push(await benchLoop(url, engine.label, Number(values.items), concurrency)); });
   }
-  if (wanted('webhooks')) await withDatabase(engine.create, async (url) => { results.webhooks.push(await benchWebhooks(url, engine.label, seconds)); });
+  if (wanted('webhooks')) await withDatabase(engine.create, async (url) => { results.webhooks.push(...await benchWebhooks(url, engine.label, seconds)); });
+  if (wanted('webhooks') || wanted('e2e')) await withDatabase(engine.create, async (url) => { results.endToEnd.push(await benchEndToEnd(url, engine.label, 5000)); });
   if (wanted('run-page')) await withDatabase(engine.create, async (url) => { results.runPage.push(...await benchRunPage(url, engine.label)); });
 }
 
@@ -61,11 +66,17 @@ if (values.json) {
   console.log(JSON.stringify(results, null, 2));
 } else {
   if (results.webhooks.length) {
-    console.log('\nWebhook acknowledgements, 32 connections, 50% repeated event ids (server with --no-worker)');
+    console.log('\nWebhook acknowledgements, 32 connections, 50% repeated event ids: intake alone (--no-worker) and npm start\'s shape');
+    console.log('(worker on, running what it queues), beside a bare node:http floor; the server\'s RSS at idle and at its peak');
     console.table(results.webhooks.map((row) => ({
-      database: row.database, 'req/s': row.requestsPerSecond, 'p50 ms': row.p50Ms, 'p99 ms': row.p99Ms,
-      'floor req/s': row.floorRequestsPerSecond, 'floor p50 ms': row.floorP50Ms, 'floor p99 ms': row.floorP99Ms, ratio: row.ratio, errors: row.errors,
+      database: row.database, shape: row.shape, 'req/s': row.requestsPerSecond, 'p50 ms': row.p50Ms, 'p99 ms': row.p99Ms,
+      'floor req/s': row.floorRequestsPerSecond, 'floor p99 ms': row.floorP99Ms, ratio: row.ratio, errors: row.errors,
+      'idle MB': row.idleRssMb, 'peak MB': row.peakRssMb,
     })));
+  }
+  if (results.endToEnd.length) {
+    console.log('\nWebhook to finished run: 5,000 deliveries, one side-effect step each (receiver on loopback), worker on');
+    console.table(results.endToEnd.map((row) => ({ database: row.database, deliveries: row.deliveries, 'runs/s': row.runsPerSecond, 'receiver effects': row.effects, 'peak MB': row.peakRssMb })));
   }
   if (results.scaling.length) {
     console.log('\nScaling on PostgreSQL: the reference flow with N worker processes');

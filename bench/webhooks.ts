@@ -1,21 +1,31 @@
 /**
  * Webhook acknowledgements per second and their latency (p50, p99) at 32 connections with
  * half of the event ids repeated, beside the bare node:http floor on the same database
- * engine. The server runs with --no-worker so the figure is the intake path itself: every
- * 202 is a durably queued run.
+ * engine, in two shapes: --no-worker (the intake path itself: every 202 is a durably
+ * queued run) and plain `start`, where the worker runs the queued runs in the same process
+ * as intake. With each, the server's resident memory at idle and at its peak. Then end to
+ * end: deliveries to finished runs with one side-effect step each.
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { migrate } from '../server/store/migrate.ts';
 import { openDatabase } from '../server/store/db.ts';
 import { startServerProcess, trpc, freePort } from '../server/testing/server-process.ts';
+import { startReceiver } from '../server/testing/receiver.ts';
+import { webhookEffectFlow } from '../server/testing/webhook-flows.ts';
 import { round } from './stats.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
+/** How the server runs while deliveries arrive: intake alone, or `npm start`'s one process with its worker. */
+export type IntakeShape = 'no-worker' | 'worker';
+
 export interface WebhookBenchResult {
   database: string;
+  shape: IntakeShape;
   requestsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
@@ -24,6 +34,27 @@ export interface WebhookBenchResult {
   floorP99Ms: number;
   ratio: number;
   errors: number;
+  /** The server's resident memory before the first delivery, and the most it held under load. */
+  idleRssMb: number;
+  peakRssMb: number;
+}
+
+/** A process's resident set, from /proc (Linux); NaN elsewhere. */
+export function rssMb(pid: number | undefined): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
+    return round(kb / 1024, 0);
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** Samples a process's RSS every 100 ms until stopped; returns the peak. */
+function sampleRss(pid: number | undefined) {
+  let peak = rssMb(pid);
+  const timer = setInterval(() => { peak = Math.max(peak, rssMb(pid)); }, 100);
+  return () => { clearInterval(timer); return Math.max(peak, rssMb(pid)); };
 }
 
 function load(url: string, seconds: number) {
@@ -54,43 +85,102 @@ async function startFloor(databaseUrl: string) {
   return { url: `http://127.0.0.1:${port}/`, stop: () => { child.kill('SIGKILL'); } };
 }
 
-export async function benchWebhooks(databaseUrl: string, label: string, seconds: number): Promise<WebhookBenchResult> {
-  const server = await startServerProcess({ DATABASE_URL: databaseUrl, ONCEFLOW_LOG_LEVEL: 'silent' }, ['start', '--no-worker']);
-  let floor: Awaited<ReturnType<typeof startFloor>> | undefined;
-  try {
-    const document = {
-      format: 'onceflow/v1', name: 'Webhook bench', sampleInput: { id: 'evt_1' },
-      nodes: [
-        { id: 'hook', type: 'trigger.webhook', position: { x: 0, y: 0 }, data: { eventId: '{{ trigger.body.id }}' } },
-        { id: 'note', type: 'transform', position: { x: 200, y: 0 }, data: { outputs: { order: '{{ trigger.body.order.id }}' } } },
-      ],
-      edges: [{ id: 'e1', source: 'hook', target: 'note' }],
-    };
-    const { triggers } = await trpc<{ triggers: { hookId: string }[] }>(server.url, 'flows.import', { document });
-    const hook = `${server.url}/hooks/${triggers[0]!.hookId}`;
-    await load(hook, 2);
-    const result = await load(hook, seconds);
-    await server.kill();
+const INTAKE_FLOW = {
+  format: 'onceflow/v1', name: 'Webhook bench', sampleInput: { id: 'evt_1' },
+  nodes: [
+    { id: 'hook', type: 'trigger.webhook', position: { x: 0, y: 0 }, data: { eventId: '{{ trigger.body.id }}' } },
+    { id: 'note', type: 'transform', position: { x: 200, y: 0 }, data: { outputs: { order: '{{ trigger.body.order.id }}' } } },
+  ],
+  edges: [{ id: 'e1', source: 'hook', target: 'note' }],
+};
 
-    const db = await openDatabase(databaseUrl);
-    await migrate(db);
-    await db.close();
-    floor = await startFloor(databaseUrl);
-    await load(floor.url, 2);
+/**
+ * Intake in each shape, then the floor, on one database: each shape's server gets a fresh
+ * copy of the schema's tables (the database is emptied between them by a new hook id).
+ */
+export async function benchWebhooks(databaseUrl: string, label: string, seconds: number, shapes: IntakeShape[] = ['no-worker', 'worker']): Promise<WebhookBenchResult[]> {
+  const measured: Omit<WebhookBenchResult, 'floorRequestsPerSecond' | 'floorP50Ms' | 'floorP99Ms' | 'ratio'>[] = [];
+  for (const shape of shapes) {
+    const server = await startServerProcess({ DATABASE_URL: databaseUrl, ONCEFLOW_LOG_LEVEL: 'silent' }, shape === 'worker' ? ['start'] : ['start', '--no-worker']);
+    try {
+      const { triggers } = await trpc<{ triggers: { hookId: string }[] }>(server.url, 'flows.import', { document: { ...INTAKE_FLOW, name: `Webhook bench ${shape}` } });
+      const hook = `${server.url}/hooks/${triggers[0]!.hookId}`;
+      const idleRssMb = rssMb(server.child.pid);
+      const peak = sampleRss(server.child.pid);
+      await load(hook, 3);
+      const result = await load(hook, seconds);
+      measured.push({
+        database: label, shape,
+        requestsPerSecond: round(result.requests.average, 0), p50Ms: result.latency.p50, p99Ms: result.latency.p99,
+        errors: result.errors + result.non2xx, idleRssMb, peakRssMb: peak(),
+      });
+    } finally {
+      await server.kill();
+    }
+  }
+
+  const db = await openDatabase(databaseUrl);
+  await migrate(db);
+  await db.close();
+  const floor = await startFloor(databaseUrl);
+  try {
+    await load(floor.url, 3);
     const floorResult = await load(floor.url, seconds);
-    return {
-      database: label,
-      requestsPerSecond: round(result.requests.average, 0),
-      p50Ms: result.latency.p50,
-      p99Ms: result.latency.p99,
+    return measured.map((row) => ({
+      ...row,
       floorRequestsPerSecond: round(floorResult.requests.average, 0),
       floorP50Ms: floorResult.latency.p50,
       floorP99Ms: floorResult.latency.p99,
-      ratio: round(result.requests.average / floorResult.requests.average),
-      errors: result.errors + result.non2xx,
-    };
+      ratio: round(row.requestsPerSecond / floorResult.requests.average),
+    }));
+  } finally {
+    floor.stop();
+  }
+}
+
+export interface EndToEndResult {
+  database: string;
+  deliveries: number;
+  runsPerSecond: number;
+  /** Effects the receiver applied: exactly one per delivery, or the figure is void. */
+  effects: number;
+  peakRssMb: number;
+}
+
+/**
+ * Webhook to finished run, in `npm start`'s shape: `count` deliveries with distinct ids to
+ * a flow with one side-effect step (a receiver on loopback that honours keys), sent at 32
+ * connections; timed from the first delivery until the receiver has applied them all and
+ * every run has succeeded.
+ */
+export async function benchEndToEnd(databaseUrl: string, label: string, count: number): Promise<EndToEndResult> {
+  const receiver = await startReceiver({ honoursKeys: true });
+  const server = await startServerProcess({ DATABASE_URL: databaseUrl, ONCEFLOW_LOG_LEVEL: 'silent' }, ['start']);
+  try {
+    const { triggers } = await trpc<{ triggers: { hookId: string }[] }>(server.url, 'flows.import', { document: webhookEffectFlow(receiver.url) });
+    const hook = `${server.url}/hooks/${triggers[0]!.hookId}`;
+    const peak = sampleRss(server.child.pid);
+    const started = performance.now();
+    let sent = 0;
+    const result = await autocannon({
+      url: hook, connections: 32, amount: count, method: 'POST', headers: { 'content-type': 'application/json' },
+      requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify({ id: `e2e_${++sent}`, order: { id: sent, total: 120 } }) }) }],
+    });
+    if (result.non2xx + result.errors > 0) throw new Error(`${result.non2xx + result.errors} deliveries were not acknowledged`);
+    for (;;) {
+      const health = await (await fetch(`${server.url}/healthz`)).json() as { queueDepth: number };
+      if (receiver.effects.size >= count && health.queueDepth === 0) break;
+      if (performance.now() - started > 120_000) throw new Error(`after 2 minutes the receiver had ${receiver.effects.size} of ${count} effects`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const db = await openDatabase(databaseUrl);
+    const unfinished = await db.get(`SELECT COUNT(*) AS n FROM runs WHERE status <> 'succeeded'`, []);
+    await db.close();
+    if (Number(unfinished?.n) !== 0) throw new Error(`${String(unfinished?.n)} runs did not succeed`);
+    return { database: label, deliveries: count, runsPerSecond: Math.round(count / seconds), effects: [...receiver.effects.values()].reduce((sum, n) => sum + n, 0), peakRssMb: peak() };
   } finally {
     await server.kill();
-    floor?.stop();
+    await receiver.close();
   }
 }
