@@ -31,8 +31,8 @@ export function inputPath(text: string): string {
 
 const KEY = /^key\s*[:=]?\s+(.+)$/is;
 const FAILED_STEP = /^failed\s+(?:at|in|step)\s+(.+)$/is;
-// A path has no spaces and no `=`; the value is everything after the first `=`.
-const INPUT = /^([^\s=]+)\s*=\s*(.*)$/s;
+// A path has no spaces and no `=` (or is a template's `{{ path }}`); the value is everything after the first `=`.
+const INPUT = /^(\{\{\s*[^\s=}]+\s*\}\}|[^\s=]+)\s*=\s*(.*)$/s;
 
 export function parseRunSearch(text: string): RunSearch {
   const trimmed = text.trim();
