@@ -85,6 +85,20 @@ export async function insertInputValues(sql: Sql, runSeq: number, values: readon
   await sql.run(INSERT_VALUES[sql.dialect], [runSeq, values.map((value) => [value.path, value.value])]);
 }
 
+export const DELETE_INPUT_VALUES = perDialect((dialect) =>
+  `DELETE FROM run_input_values WHERE (path, value, run_seq) IN (SELECT path, value, seq FROM ${batchRows(dialect, [['path', 'text'], ['value', 'text'], ['seq', 'int']])})`);
+
+/**
+ * Deletes the searchable values of runs about to be deleted (retention), found by walking
+ * each run's stored input as its creation did: each row is then a probe of the primary key,
+ * and no second index is written with every run. Returns how many rows went.
+ */
+export async function deleteInputValues(sql: Sql, runs: readonly { seq: number; input: unknown; triggerKind: string }[]): Promise<number> {
+  const rows = runs.flatMap((run) => inputValues(searchedBody(run)).map((value) => [value.path, value.value, run.seq]));
+  if (rows.length === 0) return 0;
+  return sql.run(DELETE_INPUT_VALUES[sql.dialect], [rows]);
+}
+
 /** The batch of rows the PostgreSQL webhook statement inserts from (inbound.ts): its FROM item and parameter. */
 export const INPUT_VALUES_BATCH = batchRows('postgresql', [['path', 'text'], ['value', 'text']]);
 export const inputValuesParam = (values: readonly InputValue[]) => values.map((value) => [value.path, value.value]);

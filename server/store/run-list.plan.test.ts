@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { testDatabases } from '../testing/databases.ts';
 import { useMigratedDatabase } from '../testing/migrated-database.ts';
 import type { Db } from './db.ts';
+import { DELETE_INPUT_VALUES, deleteInputValues } from './input-values.ts';
 import { listRuns, runListQuery, type RunFilter, type RunQuery } from './run-list.ts';
 
 const RUNS = 1_000_000;
@@ -66,7 +67,7 @@ function expectNoScan(db: Db, lines: string[]): void {
 }
 
 /** The index names each database gives the indexes of migration 0012. */
-const INPUT_KEY = { sqlite: 'sqlite_autoindex_run_input_values_1', postgresql: 'run_input_values_pkey' } as const;
+const INPUT_KEY = { sqlite: 'run_input_values USING PRIMARY KEY', postgresql: 'run_input_values_pkey' } as const;
 
 const seqs = (runs: { seq: number }[]) => runs.map((run) => run.seq);
 
@@ -129,6 +130,18 @@ for (const kind of testDatabases()) {
       expect(seqs(await listRuns(db, together))).toEqual([4417]);
       expect(await listRuns(db, { ...together, key: '0004418:invoice' })).toEqual([]);
       expect(await listRuns(db, { ...byValue, flowId: 'flow_1' })).toEqual([]);
+
+      // Deleting a run's values finds them again from its input: probes of the primary key.
+      const run = { seq: 4417, input: { order: { id: 4417 }, type: 'order.paid' }, triggerKind: 'manual' };
+      const deletion = [[['order.id', '4417', 4417]]];
+      const deletePlan = db.dialect === 'sqlite'
+        ? (await db.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${DELETE_INPUT_VALUES.sqlite}`, deletion)).map((row) => row.detail)
+        : (await db.all<{ 'QUERY PLAN': string }>(`EXPLAIN ${DELETE_INPUT_VALUES.postgresql}`, deletion)).map((row) => row['QUERY PLAN']);
+      expectNoScan(db, deletePlan);
+      expect(deletePlan.join('\n')).toContain(INPUT_KEY[db.dialect]);
+      expect(await deleteInputValues(db, [run])).toBe(2);
+      expect(await listRuns(db, byValue)).toEqual([]);
+      expect(seqs(await listRuns(db, { ...shared, beforeSeq: 4418 }))).toEqual([4416, 4415, 4414]);
     }, 120_000);
   });
 }

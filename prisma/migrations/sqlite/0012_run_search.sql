@@ -3,14 +3,14 @@
 --
 -- Input values: the scalar leaves of the trigger body (up to 64, store/input-values.ts),
 -- one row each, written with the run. The primary key (path, value, run_seq) answers
--- "order.id = 4417" newest first; run_seq alone serves deleting a run's rows.
+-- "order.id = 4417" newest first, and is the only index written: a run's rows are found
+-- again for deleting by walking its stored input the same way (deleteInputValues).
 CREATE TABLE run_input_values (
   path TEXT NOT NULL,
   value TEXT NOT NULL,
   run_seq INTEGER NOT NULL,
   PRIMARY KEY (path, value, run_seq)
-);
-CREATE INDEX run_input_values_run_seq_idx ON run_input_values(run_seq);
+) WITHOUT ROWID;
 -- Keys: a checkpoint names the key its step acted on or found done; a claim names the run
 -- that last held it (a failed step leaves no checkpoint). People rarely know the scope, so
 -- both are indexed on the key alone; only side-effect steps' checkpoints have one.
