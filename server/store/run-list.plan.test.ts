@@ -66,6 +66,13 @@ function expectNoScan(db: Db, lines: string[]): void {
   }
 }
 
+/** The first big table the plan reads is read through `index`: the search leads, the flow's runs do not. */
+function expectLedBy(lines: string[], index: string): void {
+  const reads = lines.filter((line) => /^(SEARCH|SCAN) |\bScan\b/.test(line.trim()));
+  const first = reads.find((line) => BIG_TABLES.some((table) => new RegExp(`\\b${table}\\b`).test(line)));
+  expect(first, lines.join('\n')).toContain(index);
+}
+
 /** The index names each database gives the indexes of migration 0012. */
 const INPUT_KEY = { sqlite: 'run_input_values USING PRIMARY KEY', postgresql: 'run_input_values_pkey' } as const;
 
@@ -92,14 +99,14 @@ for (const kind of testDatabases()) {
       const byValue: RunFilter = { input: { path: 'order.id', value: '4417' }, limit: 51 };
       const valuePlan = await plan(db, byValue);
       expectNoScan(db, valuePlan);
-      expect(valuePlan.join('\n')).toContain(INPUT_KEY[db.dialect]);
+      expectLedBy(valuePlan, INPUT_KEY[db.dialect]);
       expect(seqs(await listRuns(db, byValue))).toEqual([4417]);
 
       // A value every run has: the newest page comes straight from the index's order.
       const shared: RunFilter = { input: { path: 'type', value: 'order.paid' }, limit: 3 };
       const sharedPlan = await plan(db, shared);
       expectNoScan(db, sharedPlan);
-      expect(sharedPlan.join('\n')).toContain(INPUT_KEY[db.dialect]);
+      expectLedBy(sharedPlan, INPUT_KEY[db.dialect]);
       expect(sharedPlan.join('\n')).not.toMatch(/TEMP B-TREE|Sort/);
       expect(seqs(await listRuns(db, shared))).toEqual([RUNS, RUNS - 1, RUNS - 2]);
       expect(seqs(await listRuns(db, { ...shared, beforeSeq: 500_000 }))).toEqual([499_999, 499_998, 499_997]);
@@ -108,7 +115,7 @@ for (const kind of testDatabases()) {
       const byKey: RunFilter = { key: '0004417:invoice', limit: 51 };
       const keyPlan = await plan(db, byKey);
       expectNoScan(db, keyPlan);
-      expect(keyPlan.join('\n')).toContain('checkpoints_key_idx');
+      expectLedBy(keyPlan, 'checkpoints_key_idx');
       expect(keyPlan.join('\n')).toContain('claims_key_idx');
       expect(seqs(await listRuns(db, byKey))).toEqual([4417]);
       expect(seqs(await listRuns(db, { key: '0000500:invoice', limit: 51 }))).toEqual([500]);
@@ -118,11 +125,27 @@ for (const kind of testDatabases()) {
       const byStep: RunFilter = { failedNodes: ['step_3'], limit: 3 };
       const stepPlan = await plan(db, { failedNode: 'step_3', limit: 3 });
       expectNoScan(db, stepPlan);
-      expect(stepPlan.join('\n')).toContain('runs_failed_node_idx');
+      expectLedBy(stepPlan, 'runs_failed_node_idx');
       // i % 100 = 0 and (i / 100) % 7 = 3, newest first: 9,999 % 7 = 3, 9,992 % 7 = 3, …
       expect(seqs(await listRuns(db, byStep))).toEqual([999_900, 999_200, 998_500]);
+      // With the flow and status filters too (every failed run is of flow_0).
+      expect(seqs(await listRuns(db, { ...byStep, flowId: 'flow_0', status: 'failed' }))).toEqual([999_900, 999_200, 998_500]);
       const bySteps: RunFilter = { failedNodes: ['step_3', 'step_4'], limit: 2 };
       expect(seqs(await listRuns(db, bySteps))).toEqual([1_000_000, 999_900]);
+
+      // A key or a value within one flow: still its own index, not the flow's runs one by one.
+      const inFlow: [RunFilter, string][] = [
+        [{ key: '0004417:invoice', flowId: 'flow_7', limit: 51 }, 'checkpoints_key_idx'],
+        [{ input: { path: 'order.id', value: '4417' }, flowId: 'flow_7', limit: 51 }, INPUT_KEY[db.dialect]],
+        [{ failedNodes: ['step_3'], flowId: 'flow_0', limit: 3 }, 'runs_failed_node_idx'],
+      ];
+      for (const [filter, index] of inFlow) {
+        const lines = await plan(db, { ...filter, failedNode: filter.failedNodes?.[0] });
+        expectNoScan(db, lines);
+        expectLedBy(lines, index);
+      }
+      expect(seqs(await listRuns(db, inFlow[0]![0]))).toEqual([4417]);
+      expect(seqs(await listRuns(db, inFlow[1]![0]))).toEqual([4417]);
 
       // Together, and with the page's other filters: every condition holds.
       const together: RunFilter = { input: { path: 'order.id', value: '4417' }, key: '0004417:invoice', flowId: 'flow_7', status: 'succeeded', limit: 51 };

@@ -49,18 +49,26 @@ export type RunQuery = Omit<RunFilter, 'failedNodes'> & { failedNode?: string };
 export function runListQuery(filter: RunQuery): { sql: string; params: unknown[] } {
   const where: string[] = [];
   const params: unknown[] = [];
-  // Searching by input value starts from its index and keeps that index's order, so a value
-  // shared by a million runs still yields the newest page without sorting them all.
+  // The search leads: its rows come first and each is joined to its run. CROSS JOIN keeps
+  // that order on SQLite, whose planner would otherwise walk a flow's runs one by one
+  // when the flow filter is set; PostgreSQL plans it as any join (and leads the same way).
   let from = 'runs';
   let seq = 'seq';
+  const keyed = 'SELECT run_id FROM checkpoints WHERE key = ? UNION SELECT owner_run_id FROM claims WHERE key = ?';
   if (filter.input) {
-    from = 'run_input_values JOIN runs ON runs.seq = run_input_values.run_seq';
+    // From the value's index, in its order: a value shared by a million runs still yields
+    // the newest page without sorting them all.
+    from = 'run_input_values CROSS JOIN runs';
     seq = 'run_input_values.run_seq';
-    where.push('run_input_values.path = ? AND run_input_values.value = ?');
+    where.push('run_input_values.path = ? AND run_input_values.value = ? AND runs.seq = run_input_values.run_seq');
     params.push(filter.input.path, filter.input.value);
-  }
-  if (filter.key !== undefined) {
-    where.push('runs.id IN (SELECT run_id FROM checkpoints WHERE key = ? UNION SELECT owner_run_id FROM claims WHERE key = ?)');
+    if (filter.key !== undefined) {
+      where.push(`runs.id IN (${keyed})`);
+      params.push(filter.key, filter.key);
+    }
+  } else if (filter.key !== undefined) {
+    from = `(${keyed}) AS keyed CROSS JOIN runs`;
+    where.push('runs.id = keyed.run_id');
     params.push(filter.key, filter.key);
   }
   if (filter.failedNode !== undefined) { where.push('failed_node = ?'); params.push(filter.failedNode); }
