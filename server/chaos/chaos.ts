@@ -5,7 +5,7 @@
  */
 import { openDatabase } from '../store/db.ts';
 import { runStatusCounts } from '../store/run-stats.ts';
-import { listRuns } from '../store/runs.ts';
+import { listRuns } from '../store/run-list.ts';
 import { startReceiver } from '../testing/receiver.ts';
 import { startServerProcess, trpc, type ServerProcess } from '../testing/server-process.ts';
 import { postJson } from '../testing/http-client.ts';

@@ -19,13 +19,15 @@ import { SECRETS_HELP, secretsCommand } from './secrets.ts';
 import { runMigrate, start, worker } from './server-commands.ts';
 import { statusCommand } from './status.ts';
 
+type OptionName = 'version' | 'input' | 'status' | 'flow' | 'sample' | 'key' | 'failed-step';
+
 interface Invocation {
   /** Everything after the command's name, as typed. */
   rest: string[];
   positionals: string[];
   json: boolean;
   wait: boolean;
-  option(name: 'version' | 'input' | 'status' | 'flow' | 'sample'): string | undefined;
+  option(name: OptionName): string | undefined;
   flag(name: 'test' | 'real-services' | 'tests'): boolean;
 }
 
@@ -109,11 +111,16 @@ export const COMMANDS: Command[] = [
     name: 'runs',
     help: [
       ['runs list [flowId] [--status S] [--tests] [--json]', 'recent runs, newest first (test runs only with --tests)'],
+      ['runs list [--key K] [--input path=value] [--failed-step S]', 'runs that used a key (any scope), whose input holds a value (order.id=4417), or that failed at a step (name or id)'],
       ['runs show <runId> [--json]', 'a run: its steps, keys and timeline'],
       ['runs cancel <runId> [--json]', 'cancel a run; a step already acting finishes and is recorded, nothing new starts'],
     ],
     run: ({ positionals, option, flag, json }) => {
-      if (positionals[0] === 'list') return listRunsCommand(createClient(), positionals[1], option('status'), json, flag('tests'));
+      if (positionals[0] === 'list') {
+        return listRunsCommand(createClient(), positionals[1], option('status'), json, flag('tests'), {
+          key: option('key'), input: option('input'), failedStep: option('failed-step'),
+        });
+      }
       if (positionals[0] === 'show') return showRun(createClient(), need(positionals[1], 'onceflow runs show <runId>'), json);
       if (positionals[0] === 'cancel') return cancelCommand(createClient(), need(positionals[1], 'Name the run to cancel: onceflow runs cancel <runId>.'), json);
       throw new UserError('Did you mean `onceflow runs list [flowId]`, `onceflow runs show <runId>` or `onceflow runs cancel <runId>`?');
@@ -195,10 +202,11 @@ export async function runCommand(argv: string[]): Promise<number> {
       json: { type: 'boolean' }, version: { type: 'string' }, input: { type: 'string' },
       wait: { type: 'boolean' }, status: { type: 'string' }, flow: { type: 'string' }, sample: { type: 'string' },
       test: { type: 'boolean' }, 'real-services': { type: 'boolean' }, tests: { type: 'boolean' },
+      key: { type: 'string' }, 'failed-step': { type: 'string' },
     },
   });
   const flag = (key: 'test' | 'real-services' | 'tests') => values[key] === true;
-  const option = (key: 'version' | 'input' | 'status' | 'flow' | 'sample') => (typeof values[key] === 'string' ? values[key] : undefined);
+  const option = (key: OptionName) => (typeof values[key] === 'string' ? values[key] : undefined);
   const code = await command.run({ rest, positionals, json: values.json === true, wait: values.wait === true, option, flag });
   return code ?? 0;
 }

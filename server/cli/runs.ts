@@ -89,13 +89,35 @@ export async function startRun(client: Client, flowId: string, input: unknown, o
   return finish(await waitForRun(client, runId), options.json);
 }
 
-export async function listRunsCommand(client: Client, flowId: string | undefined, status: string | undefined, json: boolean, tests = false): Promise<number> {
-  const result = await client.runs.list.query({ flowId, status: status as RunStatus | undefined, limit: 100, mode: tests ? 'test' : 'live' });
+/** `--input order.id=4417`: a path into the trigger body and the value it holds. */
+export function parseInputMatch(text: string | undefined): { path: string; value: string } | undefined {
+  if (text === undefined) return undefined;
+  const match = /^\s*([^\s=]+)\s*=\s*(.*?)\s*$/s.exec(text);
+  if (!match || match[2] === '') {
+    throw new UserError(`--input is "${text}"; give a path into the input and the value it holds, such as --input order.id=4417.`);
+  }
+  return { path: match[1]!, value: match[2]!.replace(/^(["'])(.*)\1$/s, '$2') };
+}
+
+export interface RunSearchOptions {
+  key?: string;
+  input?: string;
+  failedStep?: string;
+}
+
+export async function listRunsCommand(
+  client: Client, flowId: string | undefined, status: string | undefined, json: boolean, tests = false, search: RunSearchOptions = {},
+): Promise<number> {
+  const input = parseInputMatch(search.input);
+  const result = await client.runs.list.query({
+    flowId, status: status as RunStatus | undefined, limit: 100, mode: tests ? 'test' : 'live',
+    ...(search.key !== undefined ? { key: search.key } : {}), ...(input ? { input } : {}), ...(search.failedStep !== undefined ? { failedStep: search.failedStep } : {}),
+  });
   if (json) {
     console.log(JSON.stringify(result.runs, null, 2));
     return 0;
   }
-  if (result.runs.length === 0) console.log('No runs.');
+  if (result.runs.length === 0) console.log(search.key || search.input || search.failedStep ? 'No runs match.' : 'No runs.');
   for (const run of result.runs) {
     console.log(`#${run.seq}\t${run.id}\t${run.status}\t${new Date(run.createdAt).toISOString()}\t${run.triggerKind}${run.replayOf ? ` (replay of ${run.replayOf})` : ''}${run.test ? '\ttest' : ''}`);
   }

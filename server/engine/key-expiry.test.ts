@@ -250,6 +250,9 @@ for (const kind of testDatabases()) {
       ]);
       expect(await count(engine, 'timeline_events', ended)).toBeGreaterThan(0);
       expect(await count(engine, 'checkpoints', ended)).toBe(7);
+      const endedSeqs = await Promise.all(ended.map(async (id) => (await getRun(db, id))!.seq));
+      const inputValues = async () => Number((await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM run_input_values WHERE run_seq IN (${endedSeqs.join(', ')})`))?.n);
+      expect(await inputValues()).toBeGreaterThan(0);
 
       // Off by default: nothing is deleted without a retention, however old.
       expect((await createSweeper({ db, clock: ahead(200), log: silent, batch: 3 }).sweep()).runs).toBe(0);
@@ -262,6 +265,8 @@ for (const kind of testDatabases()) {
       for (const id of ended) expect(await getRun(db, id)).toBeUndefined();
       expect(await count(engine, 'timeline_events', ended)).toBe(0);
       expect(await count(engine, 'checkpoints', ended)).toBe(0);
+      // Their searchable input values went with them.
+      expect(await inputValues()).toBe(0);
       expect(Number((await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM inbound_events WHERE hook_id = ?`, [hookId]))?.n)).toBe(0);
       // Kept: the waiting run, the run that needs review (with its timeline), the recent one.
       expect((await getRun(db, waiting.id))?.status).toBe('waiting');

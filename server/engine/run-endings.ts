@@ -32,7 +32,7 @@ export async function failRun(
   journal.event('run.failed', null, { message, nodeId });
   await journal.flush({
     claim: claim ? { ...claim, status: 'failed', error: message } : undefined,
-    ending: { status: 'failed', error: message },
+    ending: { status: 'failed', error: message, failedNode: nodeId },
   });
   return ENDED;
 }

@@ -43,6 +43,8 @@ export interface RunEnding {
   status: Extract<RunStatus, 'succeeded' | 'failed' | 'needs_review' | 'waiting' | 'held'>;
   error?: string | null;
   wakeAt?: number | null;
+  /** The step a failed run failed at, kept on the run so runs can be found by it. */
+  failedNode?: string | null;
 }
 
 /**
@@ -117,6 +119,7 @@ export class RunJournal {
       if (ending) {
         const held = await endLeasedRun(tx, run, {
           status: ending.status, error: ending.error ?? null, wakeAt: ending.wakeAt ?? null, finishedAt: ending.status === 'waiting' || ending.status === 'held' ? null : now,
+          failedNode: ending.failedNode ?? null,
         });
         if (!held) throw new LeaseLostError(`Run ${run.id} is no longer held by this worker.`);
       }

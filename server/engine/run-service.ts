@@ -11,13 +11,15 @@ import type { FlowStore } from '../store/flows.ts';
 import { currentAttemptStarts } from '../store/attempt-starts.ts';
 import { stepCounts } from '../store/run-stats.ts';
 import { cancelAutoRerun, countAutoRerun } from '../store/auto-reruns.ts';
-import { getRun, getRunStatus, insertRun, listRuns, transitionRun, type NewRun } from '../store/runs.ts';
+import { listRuns } from '../store/run-list.ts';
+import { getRun, getRunStatus, insertRun, transitionRun, type NewRun } from '../store/runs.ts';
 import { holdForProbe } from '../store/probe-runs.ts';
 import { eventsAfter, readStepTraces } from '../store/run-page.ts';
 import { deleteCheckpoint, insertEvents, listEvents, loadCheckpoints, loadCheckpointsOf, upsertCheckpoints } from '../store/timeline.ts';
 import { NotFoundError, UserError } from './errors.ts';
 import type { PlanCache } from './flow-plan.ts';
 import { cancelRun } from './run-cancel.ts';
+import { searchFilter, type RunSearchRequest } from './run-search.ts';
 import { moveForRerun, previewOnVersion, previewReplay, versionEventData, withBody } from './version-rerun.ts';
 import { pickVersion, type VersionChoice } from './version-choice.ts';
 import { indexRecords, stepKeys, summarizeRun } from './run-views.ts';
@@ -87,10 +89,11 @@ export function runService({ db, flows, plans, clock, onQueued }: RunServiceDeps
       }, input.forProbe === true);
     },
 
-    /** Test runs are left out unless `mode` asks for them. */
-    async list(filter: { flowId?: string; status?: RunStatus; search?: string; cursor?: number; limit?: number; mode?: 'live' | 'test' | 'all' }) {
+    /** Test runs are left out unless `mode` asks for them; a search may name what a run did (run-search.ts). */
+    async list(filter: RunSearchRequest & { status?: RunStatus; cursor?: number; limit?: number; mode?: 'live' | 'test' | 'all' }) {
       const limit = Math.min(filter.limit ?? 50, 500);
-      const rows = await listRuns(db, { flowId: filter.flowId, status: filter.status, search: filter.search, beforeSeq: filter.cursor, mode: filter.mode, limit: limit + 1 });
+      const search = await searchFilter(flows, plans, filter);
+      const rows = await listRuns(db, { flowId: filter.flowId, status: filter.status, ...search, beforeSeq: filter.cursor, mode: filter.mode, limit: limit + 1 });
       const page = rows.slice(0, limit);
       const [counts, versions, attemptStarts] = await Promise.all([
         stepCounts(db, page.map((run) => run.id)),

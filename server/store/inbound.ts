@@ -6,6 +6,7 @@
 import { isOneOf } from './batch.ts';
 import type { Sql } from './db.ts';
 import { INBOUND_EVENT_COLUMNS, REJECTION_COLUMNS, toInboundEvent, toJson, toRejection, type RejectionRow } from './rows.ts';
+import { INPUT_VALUES_BATCH, inputValues, inputValuesParam, searchedBody } from './input-values.ts';
 import { insertRun, NEW_RUN_STATUS, queuedEvent, type NewRun } from './runs.ts';
 import { insertEvents } from './timeline.ts';
 import type { TimelineEvent } from './types.ts';
@@ -26,7 +27,7 @@ export type IngestResult = { duplicate: false; runId: string } | { duplicate: tr
 /**
  * Records a delivery: a new event id takes a row and queues its run (held while the flow
  * is paused: NEW_RUN_STATUS), a repeat is counted on the original run's timeline. Atomic only under `db.durably` or inside a transaction:
- * on PostgreSQL it is one statement (one round trip), on SQLite three.
+ * on PostgreSQL it is one statement (one round trip), on SQLite four.
  */
 export async function ingestDelivery(sql: Sql, delivery: Delivery): Promise<IngestResult> {
   return sql.dialect === 'postgresql' ? ingestInOneStatement(sql, delivery) : ingestStepByStep(sql, delivery);
@@ -70,8 +71,8 @@ async function ingestStepByStep(sql: Sql, delivery: Delivery): Promise<IngestRes
 }
 
 /*
- * The same three writes as one statement: the upsert's answer feeds the run and timeline
- * inserts, and only the branch that applies inserts anything. The repeat's event data is
+ * The same writes as one statement: the upsert's answer feeds the run, its searchable
+ * input values and timeline inserts, and only the branch that applies inserts anything. The repeat's event data is
  * this delivery's data with `"repeat":N` appended, so it reads as JSON.stringify writes it.
  * Parameters are cast because a SELECT list gives them no type of its own.
  */
@@ -80,7 +81,10 @@ const INGEST_ONE_STATEMENT = `WITH inbound AS (${UPSERT_INBOUND}),
     INSERT INTO runs (id, seq, flow_id, version_id, status, input, trigger_kind, trigger_node, event_id, replay_of, attempt, lease_fence, created_at, created_by)
     SELECT ?::text, nextval('runs_seq_seq'), ?::text, ?::text, ${NEW_RUN_STATUS.replace('id = ?', 'id = ?::text')}, ?::text, ?::text, ?::text, ?::text, ?::text, 1, 0, ?::bigint, ?::text
     FROM inbound WHERE inbound.run_id = ?::text
-    RETURNING id),
+    RETURNING id, seq),
+  searchable AS (
+    INSERT INTO run_input_values (path, value, run_seq)
+    SELECT batch.path, batch.value, queued.seq FROM queued CROSS JOIN ${INPUT_VALUES_BATCH}),
   logged AS (
     INSERT INTO timeline_events (run_id, type, node_id, attempt, data, created_at)
     SELECT run_id, type, node_id, 1, data, ?::bigint FROM (
@@ -98,9 +102,12 @@ async function ingestInOneStatement(sql: Sql, delivery: Delivery): Promise<Inges
   const eventData = JSON.stringify(delivery.eventData);
   const repeatPrefix = `${eventData.slice(0, -1)}${eventData === '{}' ? '' : ','}"repeat":`;
   const queuedData = toJson(queuedEvent(run).data);
+  // An empty batch travels as JSON text: an empty array would reach PostgreSQL as `{}`.
+  const values = inputValuesParam(inputValues(searchedBody(run)));
   const row = await sql.get<{ run_id: string; duplicates: number }>(INGEST_ONE_STATEMENT, [
     ...upsertParams(delivery, now),
     run.id, run.flowId, run.versionId, run.flowId, toJson(run.input), run.triggerKind, run.triggerNode, run.eventId, run.replayOf, now, run.createdBy, run.id,
+    values.length > 0 ? values : '[]',
     now,
     run.id, run.triggerNode, eventData, run.id,
     run.id, queuedData, run.id,

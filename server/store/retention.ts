@@ -5,6 +5,8 @@
  */
 import { isOneOf } from './batch.ts';
 import type { Sql } from './db.ts';
+import { deleteInputValues } from './input-values.ts';
+import { parseJson } from './rows.ts';
 
 /** Only a run that has ended may go; one still running, waiting or needing review is kept whatever its age. */
 const ENDED = `('succeeded', 'failed', 'cancelled')`;
@@ -16,14 +18,16 @@ const ENDED = `('succeeded', 'failed', 'cancelled')`;
  * everything it has; only what was deleted loses its children. Returns the runs deleted.
  */
 export async function deleteOldRuns(sql: Sql, before: number, limit: number): Promise<number> {
-  const deleted = await sql.all<{ id: string }>(
+  const deleted = await sql.all<{ id: string; seq: number; input: string; trigger_kind: string }>(
     `DELETE FROM runs WHERE id IN (
        SELECT id FROM runs WHERE created_at < ? AND status IN ${ENDED} AND (finished_at IS NULL OR finished_at < ?) ORDER BY created_at LIMIT ?
-     ) AND status IN ${ENDED} RETURNING id`,
+     ) AND status IN ${ENDED} RETURNING id, seq, input, trigger_kind`,
     [before, before, limit],
   );
   if (deleted.length === 0) return 0;
   const ids = deleted.map((row) => row.id);
+  // Their searchable input values, found again from the inputs (input-values.ts).
+  await deleteInputValues(sql, deleted.map((row) => ({ seq: Number(row.seq), input: parseJson(row.input), triggerKind: row.trigger_kind })));
   await sql.run(`DELETE FROM timeline_events WHERE ${isOneOf(sql.dialect, 'run_id')}`, [ids]);
   await sql.run(`DELETE FROM checkpoints WHERE ${isOneOf(sql.dialect, 'run_id')}`, [ids]);
   return deleted.length;

@@ -7,14 +7,14 @@
  */
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type {
-  CheckpointModel, ClaimModel, EntityStateModel, ExpiredKeyModel, FlowModel, FlowVersionModel, InboundEventModel, RunModel, SecretModel,
+  CheckpointModel, ClaimModel, EntityStateModel, ExpiredKeyModel, FlowModel, FlowVersionModel, InboundEventModel, RunInputValueModel, RunModel, SecretModel,
   TimelineEventModel, TriggerModel, WebhookRejectionModel, WorkerModel,
 } from './generated/sqlite/models.ts';
 import { testDatabases } from '../testing/databases.ts';
 import { useMigratedDatabase } from '../testing/migrated-database.ts';
 import { readSchemaModels, type SchemaModel } from '../testing/prisma-schema.ts';
 import type { Sql } from './db.ts';
-import { ROW_MAPPERS, type EntityStateRow, type ExpiredKeyRow, type InboundEventRow, type RejectionRow, type RowMapper, type WorkerRow } from './rows.ts';
+import { ROW_MAPPERS, type EntityStateRow, type ExpiredKeyRow, type InboundEventRow, type InputValueRow, type RejectionRow, type RowMapper, type WorkerRow } from './rows.ts';
 import type {
   CheckpointRow, ClaimRow, FlowRow, FlowVersionRow, RunRow, SecretRow, StoredTriggerRow, TimelineEvent,
 } from './types.ts';
@@ -49,6 +49,7 @@ it('types every row as its generated Prisma model (checked by the compiler)', ()
   expectTypeOf<Matches<SecretRow, SecretModel>>().toEqualTypeOf<true>();
   expectTypeOf<Matches<WorkerRow, WorkerModel>>().toEqualTypeOf<true>();
   expectTypeOf<Matches<ExpiredKeyRow, ExpiredKeyModel>>().toEqualTypeOf<true>();
+  expectTypeOf<Matches<InputValueRow, RunInputValueModel>>().toEqualTypeOf<true>();
 });
 
 const models = readSchemaModels();

@@ -16,7 +16,7 @@ const orNull = (value: unknown): string | null => (value as string | null) ?? nu
 const numberOrNull = (value: unknown): number | null => (value == null ? null : Number(value));
 
 export const RUN_COLUMNS =
-  'id, seq, flow_id, version_id, status, input, trigger_kind, trigger_node, event_id, replay_of, attempt, lease_owner, lease_until, lease_fence, wake_at, error, created_at, started_at, finished_at, created_by, test_scope, test_targets';
+  'id, seq, flow_id, version_id, status, input, trigger_kind, trigger_node, event_id, replay_of, attempt, lease_owner, lease_until, lease_fence, wake_at, error, created_at, started_at, finished_at, created_by, test_scope, test_targets, failed_node';
 
 export function toRun(row: Row): RunRow {
   return {
@@ -42,6 +42,7 @@ export function toRun(row: Row): RunRow {
     createdBy: (row.created_by as string) ?? 'system',
     testScope: orNull(row.test_scope),
     testTargets: orNull(row.test_targets) as RunRow['testTargets'],
+    failedNode: orNull(row.failed_node),
   };
 }
 
@@ -305,6 +306,19 @@ export function toExpiredKey(row: Row): ExpiredKeyRow {
   };
 }
 
+export const INPUT_VALUE_COLUMNS = 'path, value, run_seq';
+
+/** One searchable value of a run's input (input-values.ts); read only by tests. */
+export interface InputValueRow {
+  path: string;
+  value: string;
+  runSeq: number;
+}
+
+export function toInputValue(row: Row): InputValueRow {
+  return { path: row.path as string, value: row.value as string, runSeq: Number(row.run_seq) };
+}
+
 /** One mapper per table, for the test that holds them to the schema. */
 export const ROW_MAPPERS: readonly RowMapper[] = [
   // Automatic reruns are read where they are scheduled and shown (auto-reruns.ts).
@@ -323,4 +337,5 @@ export const ROW_MAPPERS: readonly RowMapper[] = [
   { table: 'proofs', columns: PROOF_COLUMNS, json: ['report'], unread: [], read: toProof },
   { table: 'stand_in_effects', columns: STAND_IN_EFFECT_COLUMNS, json: ['request', 'response'], unread: [], read: toStandInEffect },
   { table: 'expired_keys', columns: EXPIRED_KEY_COLUMNS, json: [], unread: [], read: toExpiredKey },
+  { table: 'run_input_values', columns: INPUT_VALUE_COLUMNS, json: [], unread: [], read: toInputValue },
 ];

@@ -6,6 +6,7 @@
 import { batchRows, isOneOf, perDialect } from './batch.ts';
 import type { Db, Sql } from './db.ts';
 import { RUN_COLUMNS, toJson, toRun } from './rows.ts';
+import { inputValues, insertInputValues, searchedBody } from './input-values.ts';
 import { insertEvents } from './timeline.ts';
 import type { RunRow, RunStatus, TestTargets, TimelineEvent } from './types.ts';
 
@@ -31,17 +32,22 @@ export interface NewRun {
  */
 export const NEW_RUN_STATUS = `CASE WHEN EXISTS (SELECT 1 FROM flows WHERE id = ? AND paused_at IS NOT NULL) THEN 'held' ELSE 'queued' END`;
 
-/** Inserts a queued (or, in a paused flow, held) run with its `run.queued` event; returns its number. */
+/**
+ * Inserts a queued (or, in a paused flow, held) run with its `run.queued` event and its
+ * searchable input values (input-values.ts); returns its number.
+ */
 export async function insertRun(sql: Sql, run: NewRun, extraEvents: TimelineEvent[] = []): Promise<number> {
-  const seq =
+  const nextSeq =
     sql.dialect === 'sqlite' ? '(SELECT COALESCE(MAX(seq), 0) + 1 FROM runs)' : "nextval('runs_seq_seq')";
   const row = await sql.get<{ seq: number }>(
     `INSERT INTO runs (id, seq, flow_id, version_id, status, input, trigger_kind, trigger_node, event_id, replay_of, attempt, lease_fence, created_at, created_by, test_scope, test_targets)
-     VALUES (?, ${seq}, ?, ?, ${NEW_RUN_STATUS}, ?, ?, ?, ?, ?, 1, 0, ?, ?, ?, ?) RETURNING seq`,
+     VALUES (?, ${nextSeq}, ?, ?, ${NEW_RUN_STATUS}, ?, ?, ?, ?, ?, 1, 0, ?, ?, ?, ?) RETURNING seq`,
     [run.id, run.flowId, run.versionId, run.flowId, toJson(run.input), run.triggerKind, run.triggerNode, run.eventId, run.replayOf, run.createdAt, run.createdBy, run.test?.scope ?? null, run.test?.targets ?? null],
   );
+  const seq = Number(row!.seq);
+  await insertInputValues(sql, seq, inputValues(searchedBody(run)));
   await insertEvents(sql, [...extraEvents, queuedEvent(run)]);
-  return Number(row!.seq);
+  return seq;
 }
 
 /** The `run.queued` event every new run's timeline starts with (after what started it). */
@@ -118,14 +124,16 @@ export interface LeasedRunEnding {
   wakeAt: number | null;
   /** When the run finished (null for waiting and held, which are not ends). */
   finishedAt: number | null;
+  /** The step a failed run failed at, when one did (runs are found by it). */
+  failedNode?: string | null;
 }
 
 /** Ends (or parks) a run and gives up its lease, when this worker still holds it; false when it does not. */
 export async function endLeasedRun(sql: Sql, run: { id: string; leaseFence: number }, ending: LeasedRunEnding): Promise<boolean> {
   const changed = await sql.run(
-    `UPDATE runs SET status = ?, error = ?, wake_at = ?, finished_at = ?, lease_owner = NULL, lease_until = NULL
+    `UPDATE runs SET status = ?, error = ?, wake_at = ?, finished_at = ?, failed_node = ?, lease_owner = NULL, lease_until = NULL
      WHERE id = ? AND lease_fence = ? AND status = 'running'`,
-    [ending.status, ending.error, ending.wakeAt, ending.finishedAt, run.id, run.leaseFence],
+    [ending.status, ending.error, ending.wakeAt, ending.finishedAt, ending.status === 'failed' ? (ending.failedNode ?? null) : null, run.id, run.leaseFence],
   );
   return changed === 1;
 }
@@ -146,52 +154,6 @@ export async function getRunStatus(sql: Sql, id: string): Promise<RunStatus | un
   return row ? (row.status as RunStatus) : undefined;
 }
 
-export interface RunFilter {
-  flowId?: string;
-  status?: RunStatus;
-  /** A run id, a run number (`12` or `#12`), or a webhook event id. */
-  search?: string;
-  /** Runs with a number below this (for the next page). */
-  beforeSeq?: number;
-  /** Test runs are left out of history unless asked for (default: live). */
-  mode?: 'live' | 'test' | 'all';
-  limit: number;
-}
-
-/** The largest run number a column can hold (PostgreSQL `integer`); larger ones match nothing. */
-export const MAX_RUN_NUMBER = 2_147_483_647;
-
-/** `12` or `#12` as a run number, or null when the text is not one any run can have. */
-function runNumber(search: string): number | null {
-  const digits = /^#?0*(\d{1,10})$/.exec(search)?.[1];
-  if (digits === undefined) return null;
-  const number = Number(digits);
-  return number <= MAX_RUN_NUMBER ? number : null;
-}
-
-export async function listRuns(sql: Sql, filter: RunFilter): Promise<RunRow[]> {
-  const where: string[] = [];
-  const params: unknown[] = [];
-  if (filter.flowId) { where.push('flow_id = ?'); params.push(filter.flowId); }
-  if (filter.status) { where.push('status = ?'); params.push(filter.status); }
-  const mode = filter.mode ?? 'live';
-  if (mode !== 'all') where.push(mode === 'live' ? 'test_scope IS NULL' : 'test_scope IS NOT NULL');
-  // Every run number fits the column, so a cursor beyond it leaves every run in.
-  if (filter.beforeSeq !== undefined && filter.beforeSeq <= MAX_RUN_NUMBER) { where.push('seq < ?'); params.push(filter.beforeSeq); }
-  const search = filter.search?.trim();
-  if (search) {
-    const number = runNumber(search);
-    where.push(number === null ? '(id = ? OR event_id = ?)' : '(id = ? OR event_id = ? OR seq = ?)');
-    params.push(search, search, ...(number === null ? [] : [number]));
-  }
-  params.push(filter.limit);
-  const rows = await sql.all(
-    `SELECT ${RUN_COLUMNS} FROM runs ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY seq DESC LIMIT ?`,
-    params,
-  );
-  return rows.map(toRun);
-}
-
 /** Moves a run between statuses when it is in one of `from`; bumps the fence so a worker still holding it stops. */
 export async function transitionRun(
   sql: Sql,
@@ -206,7 +168,7 @@ export async function transitionRun(
     `UPDATE runs SET status = CASE WHEN ? = 'queued' AND EXISTS (SELECT 1 FROM flows WHERE flows.id = runs.flow_id AND flows.paused_at IS NOT NULL)
          THEN 'held' ELSE ? END,
        lease_owner = NULL, lease_until = NULL, wake_at = NULL, lease_fence = lease_fence + 1,
-       attempt = attempt + ?, error = NULL, finished_at = ?
+       attempt = attempt + ?, error = NULL, failed_node = NULL, finished_at = ?
      WHERE id = ? AND ${isOneOf(sql.dialect, 'status')}`,
     [to, to, changes.attemptIncrement ? 1 : 0, to === 'cancelled' ? changes.now : null, id, [...from]],
   );

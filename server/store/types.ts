@@ -50,6 +50,8 @@ export interface RunRow {
   testScope: string | null;
   /** Where a test run's side effects go; null on live runs. */
   testTargets: TestTargets | null;
+  /** The step a failed run failed at (null otherwise, or when no step did). */
+  failedNode: string | null;
 }
 
 /** A test run's side effects go to the built-in stand-ins, or (when asked) to the real services. */

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { describeValueProblem, findValueProblem } from '../engine/input-limits.ts';
-import { MAX_RUN_NUMBER } from '../store/runs.ts';
+import { MAX_RUN_NUMBER } from '../store/run-list.ts';
 
 const NO_NUL = (text: string) => !text.includes('\u0000');
 

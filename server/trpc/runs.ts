@@ -21,7 +21,11 @@ export const runsRouter = router({
     .input(z.object({
       flowId: flowFilter,
       status: z.enum(RUN_STATUSES).optional(),
+      // The search box's words: a run number, id or event id, `key …`, `path = value` or `failed at …`.
       search: plainText('The search', 300).optional(),
+      key: plainText('The key', 1000).optional(),
+      input: z.object({ path: plainText('The input path', 200), value: plainText('The input value', 200) }).optional(),
+      failedStep: plainText('The step', 200).optional(),
       cursor: runNumber.optional(),
       limit: z.number().int().min(1).max(500).optional(),
       // Test runs stay out of history unless asked for.

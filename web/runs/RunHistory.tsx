@@ -1,6 +1,7 @@
 /**
  * Every run, newest first, at /runs: filtered by status and flow, searchable by run id,
- * run number or webhook event id, and live. The list asks for news every second and
+ * run number or webhook event id, and by what a run did (a key, a value in its input, the
+ * step it failed at: core/run-search.ts), and live. The list asks for news every second and
  * keeps showing what it has meanwhile, so rows never blink or jump.
  */
 import { RunBadges } from './RunBadges.tsx';
@@ -8,6 +9,7 @@ import '../editor/editor.css';
 import './runs.css';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { describeRunSearch, parseRunSearch } from '../../core/run-search.ts';
 import { useDebounced } from '../editor/useDebounced.ts';
 import { navigate } from '../lib/router.ts';
 import { trpc } from '../lib/trpc.ts';
@@ -61,10 +63,17 @@ export function RunHistory() {
       </div>
 
       <div className="filters" role="search">
-        <label className="filters__field filters__search">
-          <span>Search runs</span>
-          <input type="search" value={searchText} onChange={(event) => setSearchText(event.target.value)} placeholder="Run id, run number (#12) or event id" />
-        </label>
+        <div className="filters__field filters__search">
+          <label htmlFor="runs-search">Search runs</label>
+          <input
+            id="runs-search" type="search" value={searchText} onChange={(event) => setSearchText(event.target.value)}
+            placeholder="#12, key 4417:invoice, order.id = 4417" aria-describedby="runs-search-help" data-testid="runs.search"
+          />
+          <p id="runs-search-help" className="filters__help">
+            A run number, run id or event id; <kbd>key 4417:invoice</kbd> for runs that used a key;{' '}
+            <kbd>order.id = 4417</kbd> for a value in what started the run; <kbd>failed at Create invoice</kbd> for the step a run failed at.
+          </p>
+        </div>
         <label className="filters__field">
           <span>Status</span>
           <select value={status ?? ''} onChange={(event) => { setFilter('status', event.target.value); setLimit(PAGE); }}>
@@ -101,6 +110,8 @@ export function RunHistory() {
       {(status === 'failed' || status === 'needs_review') && !search && mode === 'live' && (
         <BulkRerun key={`${status}:${flowId ?? ''}`} status={status} shown={list.length} {...(flowId ? { flowId } : {})} {...(flowName ? { flowName } : {})} />
       )}
+
+      <p className="search-reading" aria-live="polite" data-testid="runs.search-reading">{search ? `${describeRunSearch(parseRunSearch(search))}.` : ''}</p>
 
       {runs.error && <p role="alert" className="error">The runs could not be loaded: {runs.error.message}</p>}
       {runs.isPending && <p className="muted">Loading runs…</p>}

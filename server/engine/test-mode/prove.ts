@@ -15,7 +15,7 @@
 import type { Logger } from 'pino';
 import type { Db } from '../../store/db.ts';
 import { releaseProbedRun } from '../../store/probe-runs.ts';
-import { listRuns } from '../../store/runs.ts';
+import { listRuns } from '../../store/run-list.ts';
 import type { FlowVersionRow } from '../../store/types.ts';
 import { errorMessage } from '../errors.ts';
 import { isSideEffectStep, type FlowDocument, type FlowNode } from '../flow/document.ts';

@@ -1,0 +1,104 @@
+/**
+ * The searchable values of a run's trigger input (`run_input_values`, migration 0012).
+ * An index on every JSON path of every input is not something either database offers in
+ * the same way, so each run writes its scalar leaves as (path, value) rows when it is
+ * created, and "order.id = 4417" becomes one probe of the (path, value, run_seq) key.
+ *
+ * Limits keep a large body from costing a large write: the shallowest leaves first (a
+ * breadth-first walk), at most MAX_LEAVES of them, no deeper than MAX_DEPTH, and values
+ * and paths no longer than MAX_TEXT characters (longer ones are left out rather than cut,
+ * since a cut value would match searches it does not equal).
+ */
+import { batchRows, perDialect } from './batch.ts';
+import type { Sql } from './db.ts';
+
+/** Leaves kept per run (default: 64). */
+export const MAX_LEAVES = 64;
+/** Nesting levels walked below the body (default: 8). */
+export const MAX_DEPTH = 8;
+/** Longest path or value kept, in characters (default: 200). */
+export const MAX_TEXT = 200;
+/** Fields waiting to be walked at once: a list of 100,000 items costs no more than this. */
+const MAX_PENDING = 1024;
+
+export interface InputValue {
+  path: string;
+  value: string;
+}
+
+/**
+ * What of a run's input is searched: a webhook run's input is an envelope
+ * `{ body, headers, receivedAt }` (engine/run-executor.ts `triggerContext`) whose body is
+ * what the sender sent; every other run's input is its body.
+ */
+export function searchedBody(run: { input: unknown; triggerKind: string }): unknown {
+  const input = run.input;
+  const isEnvelope = run.triggerKind === 'webhook' && typeof input === 'object' && input !== null && 'body' in input;
+  return isEnvelope ? (input as { body: unknown }).body : input;
+}
+
+/** A scalar as the text it is searched by; null for what is not searched (null, empty, too long). */
+export function searchText(value: unknown): string | null {
+  let text: string;
+  if (typeof value === 'string') text = value;
+  else if (typeof value === 'number' && Number.isFinite(value)) text = String(value);
+  else if (typeof value === 'boolean') text = String(value);
+  else return null;
+  return text.length > 0 && text.length <= MAX_TEXT ? text : null;
+}
+
+/** The body's scalar leaves as (path, value), shallowest first, within the limits above. */
+export function inputValues(body: unknown): InputValue[] {
+  const values: InputValue[] = [];
+  // `{"a.b": 1, "a": {"b": 1}}` spells one path twice; the first is kept.
+  const seen = new Set<string>();
+  let level: [path: string, value: unknown][] = [['', body]];
+  for (let depth = 0; depth <= MAX_DEPTH && level.length > 0; depth++) {
+    const next: [string, unknown][] = [];
+    for (const [path, value] of level) {
+      if (value !== null && typeof value === 'object') {
+        const entries = Array.isArray(value) ? value.map((item, index) => [String(index), item] as const) : Object.entries(value);
+        for (const [name, child] of entries) {
+          if (next.length === MAX_PENDING) break;
+          next.push([path ? `${path}.${name}` : name, child]);
+        }
+        continue;
+      }
+      // A bare scalar body has no path to search it by.
+      const text = path ? searchText(value) : null;
+      if (text === null || path.length > MAX_TEXT || seen.has(path)) continue;
+      seen.add(path);
+      values.push({ path, value: text });
+      if (values.length === MAX_LEAVES) return values;
+    }
+    level = next;
+  }
+  return values;
+}
+
+const INSERT_VALUES = perDialect((dialect) =>
+  `INSERT INTO run_input_values (path, value, run_seq) SELECT path, value, ? FROM ${batchRows(dialect, [['path', 'text'], ['value', 'text']])}`);
+
+/** Writes a new run's searchable values (one statement); nothing when it has none. */
+export async function insertInputValues(sql: Sql, runSeq: number, values: readonly InputValue[]): Promise<void> {
+  if (values.length === 0) return;
+  await sql.run(INSERT_VALUES[sql.dialect], [runSeq, values.map((value) => [value.path, value.value])]);
+}
+
+export const DELETE_INPUT_VALUES = perDialect((dialect) =>
+  `DELETE FROM run_input_values WHERE (path, value, run_seq) IN (SELECT path, value, seq FROM ${batchRows(dialect, [['path', 'text'], ['value', 'text'], ['seq', 'int']])})`);
+
+/**
+ * Deletes the searchable values of runs about to be deleted (retention), found by walking
+ * each run's stored input as its creation did: each row is then a probe of the primary key,
+ * and no second index is written with every run. Returns how many rows went.
+ */
+export async function deleteInputValues(sql: Sql, runs: readonly { seq: number; input: unknown; triggerKind: string }[]): Promise<number> {
+  const rows = runs.flatMap((run) => inputValues(searchedBody(run)).map((value) => [value.path, value.value, run.seq]));
+  if (rows.length === 0) return 0;
+  return sql.run(DELETE_INPUT_VALUES[sql.dialect], [rows]);
+}
+
+/** The batch of rows the PostgreSQL webhook statement inserts from (inbound.ts): its FROM item and parameter. */
+export const INPUT_VALUES_BATCH = batchRows('postgresql', [['path', 'text'], ['value', 'text']]);
+export const inputValuesParam = (values: readonly InputValue[]) => values.map((value) => [value.path, value.value]);
