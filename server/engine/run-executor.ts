@@ -81,7 +81,11 @@ function exitTaken(step: PlannedStep, output: unknown): string | null {
 }
 
 async function walk(deps: EngineDeps, { run, plan, secrets, signal }: RunInputs, journal: RunJournal): Promise<void> {
-  const checkpoints = new Map<string, CheckpointRow>((await loadCheckpoints(deps.db, run.id)).map((row) => [row.nodeId, row]));
+  // A run leased for the first time in its first attempt has recorded nothing yet (every
+  // way a checkpoint is written — a step, a review, a rerun's move — comes after a lease),
+  // so its checkpoints are not read: one statement fewer for each new run.
+  const fresh = run.attempt === 1 && run.leaseFence === 1;
+  const checkpoints = new Map<string, CheckpointRow>(fresh ? [] : (await loadCheckpoints(deps.db, run.id)).map((row) => [row.nodeId, row]));
   const context: RenderContext = {
     trigger: triggerContext(run),
     steps: {},
