@@ -8,6 +8,7 @@
  */
 import { Position, type NodeHandle, type Viewport } from '@xyflow/react';
 import type { Size, StepNode } from './editor-changes.ts';
+import { LOOP_HEADER, loopSizes } from './loop-layout.ts';
 
 /** From editor.css: `.step-node` is 240 px wide and at least 84 px high. */
 export const STEP_WIDTH = 240;
@@ -50,6 +51,37 @@ export function drawableNode(node: StepNode): StepNode {
     drawable.set(node, estimated);
   }
   return estimated;
+}
+
+const drawnLoops = new WeakMap<StepNode, StepNode>();
+
+/**
+ * Every step as React Flow is given it: a For each step sized to hold the steps inside
+ * it (it grows as they move right or down), the others as `drawableNode` gives them.
+ */
+export function drawableNodes(nodes: readonly StepNode[]): StepNode[] {
+  const sizes = loopSizes(nodes);
+  if (sizes.size === 0) return nodes.map(drawableNode);
+  return nodes.map((node) => {
+    const size = sizes.get(node.id);
+    if (!size) return drawableNode(node);
+    // The same object while the loop's size stays, so React Flow does not redraw it.
+    const known = drawnLoops.get(node);
+    if (known && known.width === size.width && known.height === size.height) return known;
+    const half = HANDLE_SIZE / 2;
+    const handle = (type: 'source' | 'target'): NodeHandle => ({
+      id: null,
+      type,
+      position: type === 'target' ? Position.Left : Position.Right,
+      x: (type === 'target' ? 0 : size.width) - half,
+      y: LOOP_HEADER / 2 - half,
+      width: HANDLE_SIZE,
+      height: HANDLE_SIZE,
+    });
+    const drawn: StepNode = { ...node, width: size.width, height: size.height, measured: size, handles: [handle('target'), handle('source')] };
+    drawnLoops.set(node, drawn);
+    return drawn;
+  });
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 import type { Edge, Node, XYPosition } from '@xyflow/react';
 import type { FlowDocument } from '../../server/engine/flow/document.ts';
+import { insideBody } from './loop-layout.ts';
 
 export type StepData = Record<string, unknown>;
 
@@ -32,6 +33,8 @@ export interface NewStep {
   data: StepData;
   /** Preferred id; made unique against the flow's other steps. */
   id?: string;
+  /** The For each step whose body the new step joins; `position` is then relative to it. */
+  parentId?: string;
 }
 
 export interface ConnectionRequest {
@@ -73,7 +76,14 @@ export interface MakeRoom {
 export function addStep(snapshot: Snapshot, step: NewStep, after?: Omit<ConnectionRequest, 'target'>, room?: MakeRoom): Snapshot {
   const taken = new Set(snapshot.nodes.map((node) => node.id));
   const id = uniqueId(step.id ?? step.type, taken);
-  const node: StepNode = { id, type: step.type, position: step.position, data: step.data, selected: true };
+  const node: StepNode = {
+    id,
+    type: step.type,
+    position: step.parentId === undefined ? step.position : insideBody(step.position),
+    data: step.data,
+    selected: true,
+    ...(step.parentId === undefined ? {} : { parentId: step.parentId }),
+  };
   const nodes = [...deselectAll(room ? moveAside(snapshot.nodes, room) : snapshot.nodes), node];
   const added = { ...snapshot, nodes, edges: deselectAll(snapshot.edges) };
   if (!after || !taken.has(after.source)) return added;
@@ -154,9 +164,13 @@ export function exitLabel(handle: string | null | undefined): { label?: string }
   return {};
 }
 
-/** Removes steps with every connection that touches them, and the given connections. */
+/**
+ * Removes steps with every connection that touches them, and the given connections. A
+ * For each step goes with the steps inside it: a body without its loop could not run.
+ */
 export function deleteElements(snapshot: Snapshot, nodeIds: readonly string[], edgeIds: readonly string[]): Snapshot {
   const goneNodes = new Set(nodeIds);
+  for (const node of snapshot.nodes) if (node.parentId !== undefined && goneNodes.has(node.parentId)) goneNodes.add(node.id);
   const goneEdges = new Set(edgeIds);
   const nodes = snapshot.nodes.filter((node) => !goneNodes.has(node.id));
   const edges = snapshot.edges.filter(
@@ -220,7 +234,9 @@ export function applyCanvasBatch(snapshot: Snapshot, batch: CanvasBatch): Snapsh
 function applyToSteps(nodes: StepNode[], { positions, sizes, selectedNodes }: CanvasBatch): StepNode[] {
   let changed = false;
   const next = nodes.map((node) => {
-    const position = positions?.get(node.id);
+    const dragged = positions?.get(node.id);
+    // A step inside a loop stays inside it, below the loop's header (the loop grows to the right and down).
+    const position = dragged && node.parentId !== undefined ? insideBody(dragged) : dragged;
     const size = sizes?.get(node.id);
     const selected = selectedNodes?.get(node.id);
     const moves = position !== undefined && (position.x !== node.position.x || position.y !== node.position.y);
