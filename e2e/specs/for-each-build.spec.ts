@@ -77,7 +77,8 @@ test('a loop built from the palette runs its steps once per item', async ({ edit
   await picker.getByRole('button', { name: 'item.sku', exact: true }).click();
   await expect(editor.field('URL')).toHaveValue('http://127.0.0.1:9/stock/{{ item.sku }}');
 
-  // A key that is the same for every item is flagged; one from the item is not.
+  // Keys are suggested from the item; a key that is the same for every item is flagged.
+  await expect(page.getByRole('button', { name: 'Use the key {{ item.sku }}:http-request' })).toBeVisible();
   await editor.keyField().fill('{{ trigger.body.order }}:stock');
   await expect(editor.keyLint()).toContainText('two items would share one key');
   await editor.keyField().fill('{{ trigger.body.order }}:stock:');

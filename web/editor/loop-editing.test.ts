@@ -6,7 +6,7 @@ import { applyCanvasBatch, deleteElements, type Snapshot, type StepNode } from '
 import { applyChange, initialEditorState, type EditorChange } from './editor-state.ts';
 import { documentFromSnapshot } from './flow-document.ts';
 import { BODY_INSET, LOOP_MIN_SIZE, loopAt, loopSizes } from './loop-layout.ts';
-import { loopFieldTree, loopList, sampleLists, stepsBefore } from './sample-fields.ts';
+import { loopFieldTree, loopList, sampleLists, stepsBefore, suggestKeysFrom } from './sample-fields.ts';
 
 const node = (id: string, type: string, x: number, y: number, extra: Partial<StepNode> = {}): StepNode => ({ id, type, position: { x, y }, data: {}, ...extra });
 
@@ -148,5 +148,13 @@ describe('fields inside a loop', () => {
 
   it('counts the steps before the loop as before its body steps', () => {
     expect(stepsBefore(flow().nodes, flow().edges, 'follow').map((step) => step.id)).toEqual(['start', 'welcome']);
+  });
+});
+
+describe('keys suggested inside a loop', () => {
+  it('come from the item, so that each item gets its own key', () => {
+    const fields = loopFieldTree(loopList('{{ trigger.body.leads }}', { batch: 'b1', leads: [{ id: 'lead_1', email: 'ada@example.com', name: 'Ada' }] }));
+    expect(suggestKeysFrom(fields, 'Welcome email')).toEqual(['{{ item.id }}:welcome-email', '{{ item.email }}:welcome-email']);
+    expect(suggestKeysFrom(loopFieldTree(loopList('{{ trigger.body.lines }}', { lines: [{ sku: 'A-1', qty: 1 }] })), 'Check stock')).toEqual(['{{ item.sku }}:check-stock']);
   });
 });

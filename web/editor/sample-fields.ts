@@ -138,7 +138,7 @@ export function knownOutputs(steps: readonly StepNode[]): StepOutputs[] {
   return result;
 }
 
-const IDENTIFYING = /^(id|.*[_-]id|.*[a-z]Id|number|.*Number|reference|ref|uuid|email)$/;
+const IDENTIFYING = /^(id|.*[_-]id|.*[a-z]Id|number|.*Number|reference|ref|uuid|email|sku)$/;
 
 /**
  * Key templates built from the sample's identifying fields, most specific first: a
@@ -146,7 +146,15 @@ const IDENTIFYING = /^(id|.*[_-]id|.*[a-z]Id|number|.*Number|reference|ref|uuid|
  * usually the event's id (the same order can arrive in two different events).
  */
 export function suggestKeys(sample: unknown, stepLabel: string, limit = 3): string[] {
-  const candidates = leafFields(sampleFieldTree(sample)).filter((field) => {
+  return suggestKeysFrom(sampleFieldTree(sample), stepLabel, limit);
+}
+
+/**
+ * The same from any field tree: inside a loop, the item's fields (`{{ item.id }}:welcome`),
+ * so that each item gets its own key.
+ */
+export function suggestKeysFrom(tree: readonly FieldEntry[], stepLabel: string, limit = 3): string[] {
+  const candidates = leafFields(tree).filter((field) => {
     const last = field.path[field.path.length - 1] ?? '';
     return IDENTIFYING.test(last) && !field.path.includes('0') && field.preview !== undefined && field.preview !== 'null';
   });

@@ -84,16 +84,26 @@ export function usePickerFields(): PickerFields {
     void settings;
     return knownOutputs(stepsBefore(useEditorStore.getState().nodes, edges, nodeId));
   }, [settings, edges, nodeId]);
-  const parentId = useEditorStore((state) => (nodeId === null ? undefined : state.nodes.find((node) => node.id === nodeId)?.parentId));
-  const loop = useMemo(() => {
-    if (parentId === undefined) return null;
-    void settings;
-    const items = useEditorStore.getState().nodes.find((node) => node.id === parentId)?.data.items;
-    const list = loopList(items, sampleInput);
-    return { fields: loopFieldTree(list), known: list !== undefined };
-  }, [parentId, settings, sampleInput]);
+  const loop = useLoopFields();
   return useMemo(
     () => ({ sample, hasSample: sampleInput !== undefined, outputs, loop: loop?.fields ?? null, loopListKnown: loop?.known ?? false }),
     [sample, sampleInput, outputs, loop],
   );
+}
+
+/**
+ * Inside a loop, what its steps can use of the current item (`item.<field>` from the
+ * first entry of the sample's list, and `loop.index`); null for a step not in a loop.
+ */
+export function useLoopFields(): { fields: FieldEntry[]; known: boolean } | null {
+  const nodeId = useContext(PickerStepContext);
+  const { input: sampleInput } = useChosenSample();
+  const parentId = useEditorStore((state) => (nodeId === null ? undefined : state.nodes.find((node) => node.id === nodeId)?.parentId));
+  // The loop's list, read only when the loop's settings change.
+  const items = useEditorStore((state) => (parentId === undefined ? undefined : state.nodes.find((node) => node.id === parentId)?.data.items));
+  return useMemo(() => {
+    if (parentId === undefined) return null;
+    const list = loopList(items, sampleInput);
+    return { fields: loopFieldTree(list), known: list !== undefined };
+  }, [parentId, items, sampleInput]);
 }
