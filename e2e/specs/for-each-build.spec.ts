@@ -3,11 +3,12 @@
  * palette after the trigger, its list chosen from the sample, a request added inside with
  * "Add a step inside", `item.sku` picked with the field picker (the key lint warns while
  * the key is the same for every item), a transform dropped into the loop's area, a test
- * run, and the run's items each with their own steps. Then the same flow at phone width.
+ * run, and the run's items each with their own steps. Then deleting the loop (it asks),
+ * undo, a delay dragged in from outside, and the same flow at phone width.
  *
  *   start (manual, sample: 3 lines with a sku) ──► loop (for.each over lines)
  *                                                   └ request (POST …/stock/{{ item.sku }})
- *                                                   └ note (transform, dropped in)
+ *                                                   └ transform (dropped in)
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
@@ -87,11 +88,15 @@ test('a loop built from the palette runs its steps once per item', async ({ edit
   await expect(editor.keyPreview()).toContainText('o-77:stock:A-1');
   await expect(editor.keyLint()).toHaveCount(0);
 
-  // A step dropped on the loop's area goes inside it too.
+  // A step dropped on the loop's area goes inside it too (once the request's problems are
+  // gone, so the loop has its final size, and with the whole loop in view).
+  await expect(page.getByTestId('node.problem')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Fit view' }).click();
+  await expect.poll(async () => (await boxOf(loop)).x + (await boxOf(loop)).width).toBeLessThan((await boxOf(editor.canvas())).x + (await boxOf(editor.canvas())).width);
   const area = await boxOf(loop);
   const canvas = await boxOf(editor.canvas());
-  // Near the loop's bottom left corner: the part of its body in view, below the request.
-  await editor.dragKindToCanvas('Transform', { x: area.x - canvas.x + 40, y: Math.min(area.y + area.height, canvas.y + canvas.height) - canvas.y - 20 });
+  // Right of the request, inside the loop's body.
+  await editor.dragKindToCanvas('Transform', { x: area.x - canvas.x + area.width - 90, y: area.y - canvas.y + area.height * 0.6 });
   await expect(editor.node('transform')).toHaveCount(1);
   await page.getByTestId('inspector').getByLabel('Output value 1').fill('{{ item.qty }}');
 
@@ -142,7 +147,19 @@ test('a loop built from the palette runs its steps once per item', async ({ edit
   await page.keyboard.press('Control+z');
   await expect(editor.node('http.request')).toHaveCount(1);
   await expect(editor.node('for.each')).toHaveCount(1);
+
+  // A step added outside and then dragged onto the loop joins it.
+  await page.getByRole('button', { name: 'Fit view' }).click();
+  await editor.canvas().click({ position: { x: 8, y: 8 } });
+  await editor.paletteItem('Delay').click();
+  const delay = editor.node('delay');
+  await expect(delay).toHaveCount(1);
+  const target = await boxOf(editor.node('for.each'));
+  const start = await boxOf(delay);
+  expect(start.y).toBeGreaterThan(target.y + target.height - 1);
+  await editor.drag({ x: start.x + 20, y: start.y + 20 }, { x: target.x + target.width - 140, y: target.y + 130 });
   await editor.waitSaved();
+  await expect.poll(async () => (await trpcCall<Draft>(request, 'flows.get', { id: flowId }, 'query')).draft.nodes.find((node) => node.type === 'delay')?.parentId).toBe(loopId);
 
   // At phone width the loop and its steps are there to read; nothing spills sideways.
   await page.setViewportSize({ width: 390, height: 844 });

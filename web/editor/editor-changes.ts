@@ -6,7 +6,7 @@
  */
 import type { Edge, Node, XYPosition } from '@xyflow/react';
 import type { FlowDocument } from '../../server/engine/flow/document.ts';
-import { insideBody } from './loop-layout.ts';
+import { canGoInside, insideBody, isLoop, loopAt } from './loop-layout.ts';
 
 export type StepData = Record<string, unknown>;
 
@@ -217,6 +217,27 @@ export interface CanvasBatch {
 export interface Size {
   width: number;
   height: number;
+}
+
+/**
+ * Steps dropped onto a For each step's box (their middle inside it) join its body: they
+ * take the loop as `parentId` and a position relative to it, and go to the end of the list,
+ * since React Flow wants a loop listed before the steps inside it. A connection they had
+ * to the steps outside now crosses the loop's edge, which the flow's problems then name.
+ */
+export function dropIntoLoops(snapshot: Snapshot, movedIds: Iterable<string>): Snapshot {
+  const moved = new Set(movedIds);
+  const joined: StepNode[] = [];
+  const stay = snapshot.nodes.filter((node) => {
+    if (!moved.has(node.id) || node.parentId !== undefined || !canGoInside(node.type ?? undefined)) return true;
+    const middle = { x: node.position.x + (node.measured?.width ?? 240) / 2, y: node.position.y + (node.measured?.height ?? 84) / 2 };
+    const loop = loopAt(snapshot.nodes, middle);
+    // A loop moved along with the step carries it; it is not dropped into it.
+    if (!loop || moved.has(loop.id) || !isLoop(loop)) return true;
+    joined.push({ ...node, parentId: loop.id, position: insideBody({ x: node.position.x - loop.position.x, y: node.position.y - loop.position.y }) });
+    return false;
+  });
+  return joined.length === 0 ? snapshot : { ...snapshot, nodes: [...stay, ...joined] };
 }
 
 /**

@@ -109,6 +109,23 @@ describe('the loop on the canvas', () => {
     expect(next.nodes.find((step) => step.id === 'after')?.position).toEqual({ x: -200, y: 10 });
   });
 
+  it('takes a step let go over the loop into its body, relative to the loop and listed after it, as one undo step', () => {
+    const before = { ...initialEditorState(), ...flow() };
+    const over = { x: 400 + 300, y: 100 + 130 };
+    const moving = applyChange(before, { type: 'canvas', batch: { positions: new Map([['after', over]]), drag: 'moving' } });
+    expect(moving.nodes.find((step) => step.id === 'after')?.parentId).toBeUndefined();
+    const dropped = applyChange(moving, { type: 'canvas', batch: { positions: new Map([['after', over]]), drag: 'dropped' } });
+    expect(dropped.nodes.at(-1)).toMatchObject({ id: 'after', parentId: 'loop', position: { x: 300, y: 130 } });
+    expect(dropped.past).toHaveLength(1);
+    expect(applyChange(dropped, { type: 'undo' }).nodes.find((step) => step.id === 'after')).toMatchObject({ position: { x: 1400, y: 100 } });
+    expect(applyChange(dropped, { type: 'undo' }).nodes.find((step) => step.id === 'after')?.parentId).toBeUndefined();
+    // Let go elsewhere, or a trigger let go over the loop: it stays where it is.
+    const elsewhere = applyChange(before, { type: 'canvas', batch: { positions: new Map([['after', { x: 1500, y: 100 }]]), drag: 'dropped' } });
+    expect(elsewhere.nodes.find((step) => step.id === 'after')?.parentId).toBeUndefined();
+    const trigger = applyChange(before, { type: 'canvas', batch: { positions: new Map([['start', over]]), drag: 'dropped' } });
+    expect(trigger.nodes.find((step) => step.id === 'start')?.parentId).toBeUndefined();
+  });
+
   it('deletes a loop with its body, and asks first naming how many steps go with it', () => {
     const next = deleteElements(flow(), ['loop'], []);
     expect(next.nodes.map((step) => step.id)).toEqual(['start', 'after']);
