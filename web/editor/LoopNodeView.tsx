@@ -30,7 +30,7 @@ export const LoopNodeView = memo(function LoopNodeView(props: NodeProps<StepNode
 });
 
 interface LoopBoxProps extends NodeProps<StepNode> {
-  /** A line under the header (the run page's counts). */
+  /** A line under the loop's name and list (the run page's counts). */
   note?: ReactNode;
 }
 
@@ -54,6 +54,7 @@ export function LoopBox({ id, data, selected, note }: LoopBoxProps) {
         <span className="step-node__text">
           <span className="step-node__label">{label}</span>
           <span className="step-node__kind">{loopListWords(data.items)}</span>
+          {note}
           {reason && (
             <span className="step-node__reason" data-testid="node.problem">
               {reason}
@@ -63,7 +64,6 @@ export function LoopBox({ id, data, selected, note }: LoopBoxProps) {
         </span>
         {editable && <AddInside loopId={id} label={label} />}
       </div>
-      {note}
       <div className="loop-node__body" aria-hidden={!empty || !editable}>
         {empty && editable && <p className="loop-node__empty">The steps inside run once for every item. Drag a step here, or use “Add a step inside”.</p>}
       </div>

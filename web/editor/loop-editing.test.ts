@@ -6,7 +6,7 @@ import { applyCanvasBatch, deleteElements, type Snapshot, type StepNode } from '
 import { applyChange, initialEditorState, type EditorChange } from './editor-state.ts';
 import { documentFromSnapshot } from './flow-document.ts';
 import { BODY_INSET, LOOP_MIN_SIZE, loopAt, loopSizes } from './loop-layout.ts';
-import { loopFieldTree, loopList, sampleLists, stepsBefore, suggestKeysFrom } from './sample-fields.ts';
+import { leafFields, loopFieldTree, loopList, sampleLists, stepsBefore, suggestKeysFrom } from './sample-fields.ts';
 
 const node = (id: string, type: string, x: number, y: number, extra: Partial<StepNode> = {}): StepNode => ({ id, type, position: { x, y }, data: {}, ...extra });
 
@@ -143,9 +143,9 @@ describe('fields inside a loop', () => {
     const list = loopList('{{ trigger.body.order.lines }}', sample);
     const fields = loopFieldTree(list);
     const names = (entries: typeof fields): string[] => entries.flatMap((entry) => [entry.name, ...names(entry.children)]);
-    expect(names(fields)).toEqual(['item.sku', 'item.qty', 'item.price', 'item.price.net', 'loop.index']);
-    expect(fields[0]).toMatchObject({ placeholder: '{{ item.sku }}', preview: '"A-1"' });
-    expect(fields.at(-1)).toMatchObject({ placeholder: '{{ loop.index }}' });
+    expect(names(fields)).toEqual(['item', 'item.sku', 'item.qty', 'item.price', 'item.price.net', 'loop', 'loop.index']);
+    expect(fields[0]!.children[0]).toMatchObject({ placeholder: '{{ item.sku }}', preview: '"A-1"' });
+    expect(fields.at(-1)!.children[0]).toMatchObject({ placeholder: '{{ loop.index }}' });
     // A list of plain values: the item itself.
     expect(loopFieldTree(loopList('{{ trigger.body.tags }}', sample))[0]).toMatchObject({ name: 'item', placeholder: '{{ item }}', preview: '"x"' });
   });
@@ -153,7 +153,7 @@ describe('fields inside a loop', () => {
   it('offers only loop.index when the sample does not hold the list', () => {
     expect(loopList('{{ steps.fetch.output.rows }}', sample)).toBeUndefined();
     expect(loopList('{{ trigger.body.batch }}', sample)).toBeUndefined();
-    expect(loopFieldTree(undefined).map((entry) => entry.name)).toEqual(['loop.index']);
+    expect(leafFields(loopFieldTree(undefined)).map((entry) => entry.name)).toEqual(['loop.index']);
   });
 
   it('lists the sample\'s lists for the loop\'s Items', () => {

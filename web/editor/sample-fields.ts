@@ -82,15 +82,23 @@ export function loopList(itemsTemplate: unknown, sample: unknown): unknown[] | u
   }
 }
 
-/** What a step inside a loop can use of its item: `item.<field>` from the list's first entry, and `loop.index`. */
+/**
+ * What a step inside a loop can use: the group `item` (its fields, `item.<field>`, from the
+ * list's first entry) and the group `loop` with `loop.index`.
+ */
 export function loopFieldTree(list: readonly unknown[] | undefined): FieldEntry[] {
-  const index: FieldEntry = { path: ['index'], name: 'loop.index', placeholder: placeholderFor(['loop'], ['index']), preview: '1, 2, 3…', children: [] };
+  const loop: FieldEntry = {
+    path: [],
+    name: 'loop',
+    placeholder: placeholderFor(['loop'], []),
+    children: [{ path: ['index'], name: 'loop.index', placeholder: placeholderFor(['loop'], ['index']), preview: '1, 2, 3…', children: [] }],
+  };
   const first = list?.[0];
-  if (list === undefined || list.length === 0) return [index];
+  if (list === undefined || list.length === 0) return [loop];
   if (first === null || typeof first !== 'object') {
-    return [{ path: [], name: 'item', placeholder: placeholderFor(['item'], []), preview: previewOf(first), children: [] }, index];
+    return [{ path: [], name: 'item', placeholder: placeholderFor(['item'], []), preview: previewOf(first), children: [] }, loop];
   }
-  return [...sampleFieldTree(first, 0, [], ['item']), index];
+  return [{ path: [], name: 'item', placeholder: placeholderFor(['item'], []), children: sampleFieldTree(first, 0, [], ['item']) }, loop];
 }
 
 /** The lists in a sample, for choosing what a loop goes through: `{{ trigger.body.leads }}`. */

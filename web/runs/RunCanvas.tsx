@@ -41,9 +41,9 @@ const RunLoopNode = memo(function RunLoopNode(props: NodeProps<StepNode>) {
   const status = useContext(StatusContext).get(props.id) ?? 'not_reached';
   const loop = useContext(LoopContext).get(props.id);
   const note = loop ? (
-    <p className="loop-node__note" data-testid="run.loop-counts">
+    <span className="loop-node__note" data-testid="run.loop-counts">
       {loopCounts(loop)}
-    </p>
+    </span>
   ) : undefined;
   return (
     <div className={`run-node run-node--loop status--${status}`} data-testid={`run.node.${props.id}`} data-status={status}>
