@@ -137,6 +137,11 @@ export function connectionProblem(snapshot: Snapshot, connection: ConnectionRequ
   if (source.type === 'condition' && connection.sourceHandle !== 'true' && connection.sourceHandle !== 'false') {
     return 'Connect a condition from its Yes or No exit.';
   }
+  if (source.parentId !== target.parentId) {
+    // The body's first steps start by themselves for every item; nothing crosses the loop's edge.
+    if (target.parentId === source.id) return 'The steps inside a For each start by themselves for every item, so they need no connection from it.';
+    return 'Steps inside a For each connect only to each other. Connect the For each step itself to what comes before and after it.';
+  }
   const handle = connection.sourceHandle ?? null;
   const duplicate = snapshot.edges.some(
     (edge) => edge.source === source.id && edge.target === target.id && (edge.sourceHandle ?? null) === handle,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { addStepChange, STEP_HEIGHT, STEP_WIDTH } from './add-kind.ts';
 import { drawableNodes } from './canvas-view.ts';
 import { deletionQuestion } from './delete-steps.ts';
-import { applyCanvasBatch, deleteElements, type Snapshot, type StepNode } from './editor-changes.ts';
+import { applyCanvasBatch, connectionProblem, deleteElements, type Snapshot, type StepNode } from './editor-changes.ts';
 import { applyChange, initialEditorState, type EditorChange } from './editor-state.ts';
 import { documentFromSnapshot } from './flow-document.ts';
 import { BODY_INSET, LOOP_MIN_SIZE, loopAt, loopSizes } from './loop-layout.ts';
@@ -124,6 +124,13 @@ describe('the loop on the canvas', () => {
     expect(elsewhere.nodes.find((step) => step.id === 'after')?.parentId).toBeUndefined();
     const trigger = applyChange(before, { type: 'canvas', batch: { positions: new Map([['start', over]]), drag: 'dropped' } });
     expect(trigger.nodes.find((step) => step.id === 'start')?.parentId).toBeUndefined();
+  });
+
+  it('refuses connections across the loop\'s edge, saying why', () => {
+    expect(connectionProblem(flow(), { source: 'loop', target: 'welcome' })).toContain('start by themselves for every item');
+    expect(connectionProblem(flow(), { source: 'follow', target: 'after' })).toContain('connect only to each other');
+    expect(connectionProblem(flow(), { source: 'follow', target: 'welcome' })).toBeNull();
+    expect(connectionProblem(flow(), { source: 'start', target: 'after' })).toBeNull();
   });
 
   it('deletes a loop with its body, and asks first naming how many steps go with it', () => {
