@@ -89,8 +89,10 @@ export function drawableNodes(nodes: readonly StepNode[]): StepNode[] {
  * view at full size with the flow's first step near the left edge: half-way down, or near
  * the top when nothing of the flow lies above it.
  */
-export function openingViewport(nodes: readonly StepNode[], canvas: Size): Viewport | null {
-  if (nodes.length === 0 || canvas.width <= 0 || canvas.height <= 0) return null;
+export function openingViewport(steps: readonly StepNode[], canvas: Size): Viewport | null {
+  if (steps.length === 0 || canvas.width <= 0 || canvas.height <= 0) return null;
+  // Loops at their full size; the steps inside them are within their boxes, so they add nothing.
+  const nodes = drawableNodes(steps).filter((node) => node.parentId === undefined);
   let minX = Infinity;
   let minY = Infinity;
   let maxX = -Infinity;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { addStepChange, STEP_HEIGHT, STEP_WIDTH } from './add-kind.ts';
-import { drawableNodes } from './canvas-view.ts';
+import { drawableNodes, openingViewport } from './canvas-view.ts';
 import { deletionQuestion } from './delete-steps.ts';
 import { applyCanvasBatch, connectionProblem, deleteElements, type Snapshot, type StepNode } from './editor-changes.ts';
 import { applyChange, initialEditorState, type EditorChange } from './editor-state.ts';
@@ -101,6 +101,13 @@ describe('the loop on the canvas', () => {
     // The same object while the size stays, so React Flow does not redraw the loop.
     const nodes = flow().nodes;
     expect(drawableNodes(nodes)[1]).toBe(drawableNodes(nodes)[1]);
+  });
+
+  it('counts a loop at its full size when deciding how a flow opens', () => {
+    // Wide enough to read when fitted only if the loop were one step wide.
+    const wide: StepNode[] = [node('start', 'trigger.manual', 0, 0), node('loop', 'for.each', 320, 0), ...[0, 1, 2, 3].map((i) => node(`s${i}`, 'transform', BODY_INSET.x + i * 320, BODY_INSET.y, { parentId: 'loop' }))];
+    expect(openingViewport(wide, { width: 800, height: 700 })).toMatchObject({ zoom: 1 });
+    expect(openingViewport(wide.slice(0, 2), { width: 800, height: 700 })).toBeNull();
   });
 
   it('keeps a dragged body step inside its loop, below the header', () => {
