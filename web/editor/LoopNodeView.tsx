@@ -4,7 +4,7 @@
  * the steps inside are React Flow child nodes drawn in the area below (loop-layout.ts).
  */
 import { Handle, Position, useStore, type NodeProps } from '@xyflow/react';
-import { memo, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { memo, useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import type { StepNode } from './editor-changes.ts';
 import { addKind } from './add-kind.ts';
 import { KindIcon } from './KindIcon.tsx';
@@ -75,6 +75,16 @@ export function LoopBox({ id, data, selected, note }: LoopBoxProps) {
 /** A button that lists the kinds a loop can hold; choosing one adds it inside, after the body's last step. */
 function AddInside({ loopId, label }: { loopId: string; label: string }) {
   const [open, setOpen] = useState(false);
+  const box = useRef<HTMLDivElement>(null);
+  // A press anywhere else closes the list.
+  useEffect(() => {
+    if (!open) return;
+    const onPointerDown = (event: PointerEvent) => {
+      if (!box.current?.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener('pointerdown', onPointerDown);
+    return () => document.removeEventListener('pointerdown', onPointerDown);
+  }, [open]);
   const add = async (kind: string) => {
     setOpen(false);
     const context = await newStepContext();
@@ -88,7 +98,7 @@ function AddInside({ loopId, label }: { loopId: string; label: string }) {
     if (event.key !== 'Tab') event.stopPropagation();
   };
   return (
-    <div className="loop-node__add nodrag nopan" onKeyDown={onKeyDown}>
+    <div className="loop-node__add nodrag nopan" onKeyDown={onKeyDown} ref={box}>
       <button type="button" className="button-secondary small" aria-expanded={open} aria-label={`Add a step inside ${label}`} onClick={() => setOpen((was) => !was)} data-testid="loop.add-inside">
         + Add a step inside
       </button>
