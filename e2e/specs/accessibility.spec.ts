@@ -1,6 +1,6 @@
 /**
  * An automated accessibility audit (axe-core) of every page a person uses: the flow list,
- * the editor with a step selected, a run, the runs list, a flow's inbox, a proof report,
+ * the editor with a step selected, the editor with a For each (its "Add a step inside" list open), a run, the runs list, a flow's inbox, a proof report,
  * secrets and the login page, at desktop and phone width. Serious and critical findings fail the test,
  * each listed with the element it is about so the failure says what to fix.
  */
@@ -9,6 +9,7 @@ import type { Page } from '@playwright/test';
 import { startServerProcess, type ServerProcess } from '../../server/testing/server-process.ts';
 import { seedFlow, sendWebhook, trpcCall, waitForRun } from '../fixtures/api.ts';
 import { ORDER_SAMPLE, orderFlowDocument } from '../fixtures/flows.ts';
+import { loopFlow } from '../../server/testing/loop-flows.ts';
 import { expect, test } from '../fixtures/index.ts';
 
 const SIZES = [
@@ -25,7 +26,7 @@ async function seriousFindings(page: Page): Promise<string[]> {
 }
 
 /** A published order flow with one run that failed (its receiver does not exist): a run page with something to say. */
-async function seed(page: Page): Promise<{ flowId: string; runId: string; proofId: string }> {
+async function seed(page: Page): Promise<{ flowId: string; loopFlowId: string; runId: string; proofId: string }> {
   const flowId = await seedFlow(page.request, orderFlowDocument(`Audited flow ${Date.now()}`));
   await trpcCall(page.request, 'flows.publish', { id: flowId });
   const flow = await trpcCall<{ triggers: Array<{ hookId: string; kind: string }> }>(page.request, 'flows.get', { id: flowId }, 'query');
@@ -37,7 +38,9 @@ async function seed(page: Page): Promise<{ flowId: string; runId: string; proofI
   await expect.poll(async () => (await trpcCall<{ status: string }>(page.request, 'proofs.get', { proofId }, 'query')).status, { timeout: 60_000 }).not.toBe('running');
   // Something on the Secrets page to read (save answers 400 once the name is taken).
   await page.request.post('/trpc/secretAdmin.save', { data: { name: 'AUDIT_TOKEN', value: 'a long stand-in value' } });
-  return { flowId, runId, proofId };
+  // A flow with a loop, for the editor's For each box (nothing is sent: it is only looked at).
+  const loopFlowId = await seedFlow(page.request, loopFlow('http://127.0.0.1:9', { name: `Audited loop ${Date.now()}` }));
+  return { flowId, loopFlowId, runId, proofId };
 }
 
 for (const size of SIZES) {
@@ -46,7 +49,7 @@ for (const size of SIZES) {
 
     test('every page has no serious or critical findings', async ({ page }) => {
       test.setTimeout(120_000);
-      const { flowId, runId, proofId } = await seed(page);
+      const { flowId, loopFlowId, runId, proofId } = await seed(page);
       const pages: { name: string; open: () => Promise<void> }[] = [
         { name: 'flow list', open: async () => { await page.goto('/'); await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible(); } },
         {
@@ -57,6 +60,18 @@ for (const size of SIZES) {
             await expect(step).toBeVisible();
             await step.click();
             await expect(page.getByTestId('inspector')).toBeVisible();
+          },
+        },
+        {
+          name: 'editor with a For each',
+          open: async () => {
+            await page.goto(`/flows/${loopFlowId}`);
+            const loop = page.getByTestId('node.for.each');
+            await expect(loop).toBeVisible();
+            await loop.click({ position: { x: 20, y: 20 } });
+            await expect(page.getByTestId('inspector.items')).toBeVisible();
+            // At desktop width the loop offers its list of steps to add inside (read-only at phone width).
+            if (size.width > 760) await loop.getByRole('button', { name: /Add a step inside/ }).click();
           },
         },
         { name: 'run page', open: async () => { await page.goto(`/runs/${runId}`); await expect(page.getByTestId('run.status')).toBeVisible(); } },

@@ -22,7 +22,7 @@ export function loopFlow(receiverUrl: string, options: LoopFlowOptions = {}) {
     nodes: [
       { id: 'start', type: 'trigger.manual', position: { x: 0, y: 0 }, data: {} },
       {
-        id: 'loop', type: 'for.each', position: { x: 200, y: 0 },
+        id: 'loop', type: 'for.each', position: { x: 320, y: 0 },
         data: {
           label: 'Each item', items: '{{ trigger.body.items }}',
           ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
@@ -31,7 +31,7 @@ export function loopFlow(receiverUrl: string, options: LoopFlowOptions = {}) {
         },
       },
       {
-        id: 'send', type: 'http.request', parentId: 'loop', position: { x: 0, y: 160 },
+        id: 'send', type: 'http.request', parentId: 'loop', position: { x: 24, y: 130 },
         data: {
           label: 'Send line', sideEffect: true, key: '{{ trigger.body.batch }}:{{ item.sku }}',
           ...(options.keyHeader === false ? {} : { receiverKeyHeader: 'Idempotency-Key' }),
@@ -42,7 +42,8 @@ export function loopFlow(receiverUrl: string, options: LoopFlowOptions = {}) {
           },
         },
       },
-      { id: 'after', type: 'transform', position: { x: 400, y: 0 }, data: { outputs: { first: '{{ steps.loop.output.0.body.ref }}' } } },
+      // Right of the loop's box, which holds its body (about 600 px wide).
+      { id: 'after', type: 'transform', position: { x: 1000, y: 0 }, data: { outputs: { first: '{{ steps.loop.output.0.body.ref }}' } } },
     ],
     edges: [
       { id: 'e1', source: 'start', target: 'loop' },

@@ -12,12 +12,13 @@ import {
   type OnConnectEnd,
 } from '@xyflow/react';
 import { useCallback, useMemo, useState, type DragEvent } from 'react';
-import { ALWAYS_DRAWN_STEPS, drawableNode, FIT_VIEW_OPTIONS, openingViewport } from './canvas-view.ts';
+import { ALWAYS_DRAWN_STEPS, drawableNodes, FIT_VIEW_OPTIONS, openingViewport } from './canvas-view.ts';
 import { useNamedEdges } from './edge-names.ts';
 import { connectionProblem, type Size, type StepEdge, type StepNode } from './editor-changes.ts';
 import { KIND_DRAG_TYPE, KINDS, kindInfo } from './node-kinds.ts';
 import { onEdgesChange, onNodesChange } from './react-flow-changes.ts';
 import { StepFinder } from './StepFinder.tsx';
+import { LoopNodeView } from './LoopNodeView.tsx';
 import { StepNodeView } from './StepNodeView.tsx';
 import { dispatch, selectEdges, selectNodes, useEditorStore } from './useEditorStore.ts';
 import { addKind } from './add-kind.ts';
@@ -25,7 +26,8 @@ import { newStepContext } from './useSandboxAddresses.ts';
 
 // Module-level so React Flow never sees a new object and re-mounts every step.
 // `default` also draws kinds this editor does not know yet (from a newer file), so they stay visible.
-const NODE_TYPES: NodeTypes = { default: StepNodeView, ...Object.fromEntries(KINDS.map((info) => [info.kind, StepNodeView])) };
+// A For each step is drawn as a box that holds the steps inside it.
+const NODE_TYPES: NodeTypes = { default: StepNodeView, ...Object.fromEntries(KINDS.map((info) => [info.kind, StepNodeView])), 'for.each': LoopNodeView };
 const DEFAULT_EDGE_OPTIONS = { type: 'smoothstep', markerEnd: { type: MarkerType.ArrowClosed, width: 18, height: 18 } } as const;
 const GROUP_COLORS = { trigger: '#6366f1', action: '#ea7a26', logic: '#0f9488' } as const;
 const MINIMAP_STYLE = { width: 180, height: 120 } as const;
@@ -49,7 +51,7 @@ export function Canvas() {
 
 function FlowCanvas({ size }: { size: Size }) {
   const steps = useEditorStore(selectNodes);
-  const nodes = useMemo(() => steps.map(drawableNode), [steps]);
+  const nodes = useMemo(() => drawableNodes(steps), [steps]);
   const edges = useNamedEdges(steps, useEditorStore(selectEdges));
   // Decided once, when the flow opens.
   const [opening] = useState(() => openingViewport(useEditorStore.getState().nodes, size));

@@ -6,6 +6,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { takeEarlyFlow } from '../lib/preload.ts';
 import { trpc } from '../lib/trpc.ts';
 import { Canvas } from './Canvas.tsx';
+import { deleteSteps } from './delete-steps.ts';
 import { saveCanvas } from './draft-saves.ts';
 import { EditorToolbar } from './EditorToolbar.tsx';
 import { Palette } from './Palette.tsx';
@@ -186,7 +187,7 @@ function useEditorShortcuts(enabled: boolean) {
         const edgeIds = edges.filter((edge) => edge.selected).map((edge) => edge.id);
         if (nodeIds.length === 0 && edgeIds.length === 0) return;
         event.preventDefault();
-        dispatch({ type: 'delete', nodeIds, edgeIds });
+        deleteSteps(nodeIds, edgeIds);
       }
     };
     window.addEventListener('keydown', onKeyDown);

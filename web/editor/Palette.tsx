@@ -7,7 +7,7 @@ import { GROUPS, KIND_DRAG_TYPE, KINDS, type KindInfo } from './node-kinds.ts';
 import { newStepContext, useSandboxAddresses } from './useSandboxAddresses.ts';
 import { selectSelectedNode, useEditorStore } from './useEditorStore.ts';
 
-/** The step kinds, grouped; drag one onto the canvas, or click to add it after the selected step. */
+/** The step kinds, grouped; drag one onto the canvas, or click to add it after the selected step (or inside the selected loop). */
 export function Palette() {
   const { screenToFlowPosition, getViewport, setViewport } = useReactFlow();
   // Fetched when the editor opens, so a new Send email step gets the sandbox's mail server at once.
@@ -24,7 +24,10 @@ export function Palette() {
     const added = selectSelectedNode(useEditorStore.getState());
     if (!added || !box) return;
     const size = { width: added.measured?.width ?? STEP_WIDTH, height: added.measured?.height ?? STEP_MIN_HEIGHT };
-    const next = panToReveal(getViewport(), { width: box.width, height: box.height }, { ...added.position, ...size });
+    // A step inside a loop is placed relative to the loop.
+    const parent = added.parentId === undefined ? undefined : useEditorStore.getState().nodes.find((node) => node.id === added.parentId);
+    const at = parent ? { x: parent.position.x + added.position.x, y: parent.position.y + added.position.y } : added.position;
+    const next = panToReveal(getViewport(), { width: box.width, height: box.height }, { ...at, ...size });
     if (next) void setViewport(next, { duration: 250 });
   };
 
@@ -35,7 +38,7 @@ export function Palette() {
 
   return (
     <nav className="palette" aria-label="Steps you can add">
-      <p className="palette__hint">Drag a step onto the canvas, or click it to add it after the selected step.</p>
+      <p className="palette__hint">Drag a step onto the canvas, or click it to add it after the selected step. Dropped on a For each, or clicked while one is selected, a step goes inside it.</p>
       {GROUPS.map(({ group, title }) => (
         <section key={group} className={`palette__group palette__group--${group}`} aria-labelledby={`palette-${group}`}>
           <h2 id={`palette-${group}`}>{title}</h2>

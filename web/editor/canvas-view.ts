@@ -8,6 +8,7 @@
  */
 import { Position, type NodeHandle, type Viewport } from '@xyflow/react';
 import type { Size, StepNode } from './editor-changes.ts';
+import { LOOP_HEADER, loopSizes } from './loop-layout.ts';
 
 /** From editor.css: `.step-node` is 240 px wide and at least 84 px high. */
 export const STEP_WIDTH = 240;
@@ -52,13 +53,46 @@ export function drawableNode(node: StepNode): StepNode {
   return estimated;
 }
 
+const drawnLoops = new WeakMap<StepNode, StepNode>();
+
+/**
+ * Every step as React Flow is given it: a For each step sized to hold the steps inside
+ * it (it grows as they move right or down), the others as `drawableNode` gives them.
+ */
+export function drawableNodes(nodes: readonly StepNode[]): StepNode[] {
+  const sizes = loopSizes(nodes);
+  if (sizes.size === 0) return nodes.map(drawableNode);
+  return nodes.map((node) => {
+    const size = sizes.get(node.id);
+    if (!size) return drawableNode(node);
+    // The same object while the loop's size stays, so React Flow does not redraw it.
+    const known = drawnLoops.get(node);
+    if (known && known.width === size.width && known.height === size.height) return known;
+    const half = HANDLE_SIZE / 2;
+    const handle = (type: 'source' | 'target'): NodeHandle => ({
+      id: null,
+      type,
+      position: type === 'target' ? Position.Left : Position.Right,
+      x: (type === 'target' ? 0 : size.width) - half,
+      y: LOOP_HEADER / 2 - half,
+      width: HANDLE_SIZE,
+      height: HANDLE_SIZE,
+    });
+    const drawn: StepNode = { ...node, width: size.width, height: size.height, measured: size, handles: [handle('target'), handle('source')] };
+    drawnLoops.set(node, drawn);
+    return drawn;
+  });
+}
+
 /**
  * The view a flow opens with: `null` to fit the whole flow (it is readable that way), or a
  * view at full size with the flow's first step near the left edge: half-way down, or near
  * the top when nothing of the flow lies above it.
  */
-export function openingViewport(nodes: readonly StepNode[], canvas: Size): Viewport | null {
-  if (nodes.length === 0 || canvas.width <= 0 || canvas.height <= 0) return null;
+export function openingViewport(steps: readonly StepNode[], canvas: Size): Viewport | null {
+  if (steps.length === 0 || canvas.width <= 0 || canvas.height <= 0) return null;
+  // Loops at their full size; the steps inside them are within their boxes, so they add nothing.
+  const nodes = drawableNodes(steps).filter((node) => node.parentId === undefined);
   let minX = Infinity;
   let minY = Infinity;
   let maxX = -Infinity;

@@ -6,6 +6,7 @@
  */
 import type { Edge, Node, XYPosition } from '@xyflow/react';
 import type { FlowDocument } from '../../server/engine/flow/document.ts';
+import { canGoInside, insideBody, isLoop, loopAt } from './loop-layout.ts';
 
 export type StepData = Record<string, unknown>;
 
@@ -34,6 +35,8 @@ export interface NewStep {
   data: StepData;
   /** Preferred id; made unique against the flow's other steps. */
   id?: string;
+  /** The For each step whose body the new step joins; `position` is then relative to it. */
+  parentId?: string;
 }
 
 export interface ConnectionRequest {
@@ -75,7 +78,14 @@ export interface MakeRoom {
 export function addStep(snapshot: Snapshot, step: NewStep, after?: Omit<ConnectionRequest, 'target'>, room?: MakeRoom): Snapshot {
   const taken = new Set(snapshot.nodes.map((node) => node.id));
   const id = uniqueId(step.id ?? step.type, taken);
-  const node: StepNode = { id, type: step.type, position: step.position, data: step.data, selected: true };
+  const node: StepNode = {
+    id,
+    type: step.type,
+    position: step.parentId === undefined ? step.position : insideBody(step.position),
+    data: step.data,
+    selected: true,
+    ...(step.parentId === undefined ? {} : { parentId: step.parentId }),
+  };
   const nodes = [...deselectAll(room ? moveAside(snapshot.nodes, room) : snapshot.nodes), node];
   const added = { ...snapshot, nodes, edges: deselectAll(snapshot.edges) };
   if (!after || !taken.has(after.source)) return added;
@@ -129,6 +139,11 @@ export function connectionProblem(snapshot: Snapshot, connection: ConnectionRequ
   if (source.type === 'condition' && connection.sourceHandle !== 'true' && connection.sourceHandle !== 'false') {
     return 'Connect a condition from its Yes or No exit.';
   }
+  if (source.parentId !== target.parentId) {
+    // The body's first steps start by themselves for every item; nothing crosses the loop's edge.
+    if (target.parentId === source.id) return 'The steps inside a For each start by themselves for every item, so they need no connection from it.';
+    return 'Steps inside a For each connect only to each other. Connect the For each step itself to what comes before and after it.';
+  }
   const handle = connection.sourceHandle ?? null;
   const duplicate = snapshot.edges.some(
     (edge) => edge.source === source.id && edge.target === target.id && (edge.sourceHandle ?? null) === handle,
@@ -156,9 +171,13 @@ export function exitLabel(handle: string | null | undefined): { label?: string }
   return {};
 }
 
-/** Removes steps with every connection that touches them, and the given connections. */
+/**
+ * Removes steps with every connection that touches them, and the given connections. A
+ * For each step goes with the steps inside it: a body without its loop could not run.
+ */
 export function deleteElements(snapshot: Snapshot, nodeIds: readonly string[], edgeIds: readonly string[]): Snapshot {
   const goneNodes = new Set(nodeIds);
+  for (const node of snapshot.nodes) if (node.parentId !== undefined && goneNodes.has(node.parentId)) goneNodes.add(node.id);
   const goneEdges = new Set(edgeIds);
   const nodes = snapshot.nodes.filter((node) => !goneNodes.has(node.id));
   const edges = snapshot.edges.filter(
@@ -208,6 +227,27 @@ export interface Size {
 }
 
 /**
+ * Steps dropped onto a For each step's box (their middle inside it) join its body: they
+ * take the loop as `parentId` and a position relative to it, and go to the end of the list,
+ * since React Flow wants a loop listed before the steps inside it. A connection they had
+ * to the steps outside now crosses the loop's edge, which the flow's problems then name.
+ */
+export function dropIntoLoops(snapshot: Snapshot, movedIds: Iterable<string>): Snapshot {
+  const moved = new Set(movedIds);
+  const joined: StepNode[] = [];
+  const stay = snapshot.nodes.filter((node) => {
+    if (!moved.has(node.id) || node.parentId !== undefined || !canGoInside(node.type ?? undefined)) return true;
+    const middle = { x: node.position.x + (node.measured?.width ?? 240) / 2, y: node.position.y + (node.measured?.height ?? 84) / 2 };
+    const loop = loopAt(snapshot.nodes, middle);
+    // A loop moved along with the step carries it; it is not dropped into it.
+    if (!loop || moved.has(loop.id) || !isLoop(loop)) return true;
+    joined.push({ ...node, parentId: loop.id, position: insideBody({ x: node.position.x - loop.position.x, y: node.position.y - loop.position.y }) });
+    return false;
+  });
+  return joined.length === 0 ? snapshot : { ...snapshot, nodes: [...stay, ...joined] };
+}
+
+/**
  * Applies a whole batch in one pass over the steps and one over the connections, like
  * xyflow's `applyNodeChanges`. Untouched elements keep their reference, and a batch that
  * changes nothing returns the same snapshot.
@@ -222,7 +262,9 @@ export function applyCanvasBatch(snapshot: Snapshot, batch: CanvasBatch): Snapsh
 function applyToSteps(nodes: StepNode[], { positions, sizes, selectedNodes }: CanvasBatch): StepNode[] {
   let changed = false;
   const next = nodes.map((node) => {
-    const position = positions?.get(node.id);
+    const dragged = positions?.get(node.id);
+    // A step inside a loop stays inside it, below the loop's header (the loop grows to the right and down).
+    const position = dragged && node.parentId !== undefined ? insideBody(dragged) : dragged;
     const size = sizes?.get(node.id);
     const selected = selectedNodes?.get(node.id);
     const moves = position !== undefined && (position.x !== node.position.x || position.y !== node.position.y);

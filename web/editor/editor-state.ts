@@ -10,7 +10,8 @@
  * - typing in one field: consecutive edits of the same field share one undo step.
  *
  * A batch of React Flow changes (sizes, selection, a drag's positions) is one change,
- * applied in one pass: one store update and at most one undo step per batch.
+ * applied in one pass: one store update and at most one undo step per batch. A step let
+ * go over a For each step's box joins its body (editor-changes.ts, `dropIntoLoops`).
  *
  * Saving: `revision` counts changes to the flow; `savedRevision` is the last one the
  * server confirmed. The flow is dirty while they differ. The count never goes back while
@@ -24,6 +25,7 @@ import {
   applyCanvasBatch,
   connect,
   deleteElements,
+  dropIntoLoops,
   replaceStep,
   selectOnly,
   updateStepData,
@@ -164,7 +166,9 @@ function record(state: EditorState, next: Snapshot, editKey?: string | false | n
  * once a drag is dropped, which records the snapshot from before the drag as one undo step.
  */
 function canvas(state: EditorState, batch: CanvasBatch): EditorState {
-  const next = applyCanvasBatch(state, batch);
+  const moved = applyCanvasBatch(state, batch);
+  // A step let go over a loop joins the loop's body.
+  const next = batch.drag === 'dropped' && batch.positions?.size ? dropIntoLoops(moved, batch.positions.keys()) : moved;
   if (batch.drag === 'moving') {
     // Positions stream in while the pointer moves; history waits for the drop.
     return { ...withSnapshot(state, next), dragStart: state.dragStart ?? snapshotOf(state) };

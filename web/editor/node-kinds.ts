@@ -107,6 +107,15 @@ export const KINDS: readonly KindInfo[] = [
     defaults: () => ({ label: 'Condition', left: '', op: 'equals', right: '' }),
   },
   {
+    kind: 'for.each',
+    label: FOR_EACH.label,
+    group: 'logic',
+    summary: 'Runs the steps inside it once per item of a list',
+    idBase: 'for-each',
+    // The list is left for the person to choose: the inspector offers the sample's lists.
+    defaults: () => ({ label: 'For each item', items: '' }),
+  },
+  {
     kind: 'delay',
     label: 'Delay',
     group: 'logic',
@@ -131,8 +140,6 @@ export function kindInfo(kind: string | undefined): KindInfo | undefined {
 }
 
 export function kindLabel(kind: string | undefined): string {
-  // For each is not in the palette until the canvas can draw its body; it still has a name.
-  if (kind === FOR_EACH.type) return FOR_EACH.label;
   return kindInfo(kind)?.label ?? kind ?? 'Step';
 }
 

@@ -4,10 +4,11 @@
  * steps where they are known, and key suggestions built from identifying fields.
  */
 import { formatPath } from '../../core/templates/parse.ts';
+import { renderValue } from '../../core/templates/render.ts';
 import type { StepEdge, StepNode } from './editor-changes.ts';
 
 export interface FieldEntry {
-  /** Segments below `trigger.body`, e.g. ['order', 'id']. */
+  /** Segments below its root (`trigger.body`, or `item` inside a loop), e.g. ['order', 'id']. */
   path: string[];
   /** The path as people read it: `order.id`. */
   name: string;
@@ -27,7 +28,9 @@ export function placeholderFor(root: readonly string[], path: readonly string[])
   return `{{ ${formatPath([...root, ...path])} }}`;
 }
 
-export function sampleFieldTree(sample: unknown, depth = 0, parent: string[] = []): FieldEntry[] {
+const TRIGGER_BODY = ['trigger', 'body'];
+
+export function sampleFieldTree(sample: unknown, depth = 0, parent: string[] = [], root: readonly string[] = TRIGGER_BODY): FieldEntry[] {
   if (sample === null || typeof sample !== 'object' || depth >= MAX_DEPTH) return [];
   // Of a list, the first item stands for all of them.
   const entries: Array<[string, unknown]> = Array.isArray(sample)
@@ -38,10 +41,11 @@ export function sampleFieldTree(sample: unknown, depth = 0, parent: string[] = [
     const isLeaf = value === null || typeof value !== 'object';
     return {
       path,
-      name: formatPath(path),
-      placeholder: placeholderFor(['trigger', 'body'], path),
+      // The sample's fields are named as in the sample; others (an item's) with their root.
+      name: formatPath(root === TRIGGER_BODY ? path : [...root, ...path]),
+      placeholder: placeholderFor(root, path),
       ...(isLeaf ? { preview: previewOf(value) } : {}),
-      children: isLeaf ? [] : sampleFieldTree(value, depth + 1, path),
+      children: isLeaf ? [] : sampleFieldTree(value, depth + 1, path, root),
     };
   });
 }
@@ -63,6 +67,50 @@ export interface StepOutputs {
   fields: Array<{ name: string; placeholder: string }>;
 }
 
+/**
+ * The list a loop's Items template names, as the sample gives it; undefined when the
+ * sample has no list there (it comes from an earlier step, or the sample lacks it).
+ */
+export function loopList(itemsTemplate: unknown, sample: unknown): unknown[] | undefined {
+  if (typeof itemsTemplate !== 'string' || itemsTemplate.trim() === '') return undefined;
+  try {
+    const list = renderValue(itemsTemplate, { trigger: { body: sample, headers: {} }, steps: {} });
+    return Array.isArray(list) ? list : undefined;
+  } catch {
+    // Not renderable from the sample alone (a step's output, a typo): nothing to show.
+    return undefined;
+  }
+}
+
+/**
+ * What a step inside a loop can use: the group `item` (its fields, `item.<field>`, from the
+ * list's first entry) and the group `loop` with `loop.index`.
+ */
+export function loopFieldTree(list: readonly unknown[] | undefined): FieldEntry[] {
+  const loop: FieldEntry = {
+    path: [],
+    name: 'loop',
+    placeholder: placeholderFor(['loop'], []),
+    children: [{ path: ['index'], name: 'loop.index', placeholder: placeholderFor(['loop'], ['index']), preview: '1, 2, 3…', children: [] }],
+  };
+  const first = list?.[0];
+  if (list === undefined || list.length === 0) return [loop];
+  if (first === null || typeof first !== 'object') {
+    return [{ path: [], name: 'item', placeholder: placeholderFor(['item'], []), preview: previewOf(first), children: [] }, loop];
+  }
+  return [{ path: [], name: 'item', placeholder: placeholderFor(['item'], []), children: sampleFieldTree(first, 0, [], ['item']) }, loop];
+}
+
+/** The lists in a sample, for choosing what a loop goes through: `{{ trigger.body.leads }}`. */
+export function sampleLists(sample: unknown, depth = 0, parent: string[] = []): Array<{ name: string; placeholder: string; count: number }> {
+  if (sample === null || typeof sample !== 'object' || Array.isArray(sample) || depth >= MAX_DEPTH) return [];
+  return Object.entries(sample).flatMap(([key, value]) => {
+    const path = [...parent, key];
+    if (Array.isArray(value)) return [{ name: formatPath(path), placeholder: placeholderFor(TRIGGER_BODY, path), count: value.length }];
+    return sampleLists(value, depth + 1, path);
+  });
+}
+
 /** Steps that run before `nodeId` (there is a path of connections from them to it). */
 export function stepsBefore(nodes: readonly StepNode[], edges: readonly StepEdge[], nodeId: string): StepNode[] {
   const into = new Map<string, string[]>();
@@ -75,6 +123,9 @@ export function stepsBefore(nodes: readonly StepNode[], edges: readonly StepEdge
     seen.add(id);
     stack.push(...(into.get(id) ?? []));
   }
+  // Inside a loop, what ran before the loop came first too.
+  const parentId = nodes.find((node) => node.id === nodeId)?.parentId;
+  if (parentId !== undefined) for (const step of stepsBefore(nodes, edges, parentId)) seen.add(step.id);
   return nodes.filter((node) => seen.has(node.id));
 }
 
@@ -95,7 +146,7 @@ export function knownOutputs(steps: readonly StepNode[]): StepOutputs[] {
   return result;
 }
 
-const IDENTIFYING = /^(id|.*[_-]id|.*[a-z]Id|number|.*Number|reference|ref|uuid|email)$/;
+const IDENTIFYING = /^(id|.*[_-]id|.*[a-z]Id|number|.*Number|reference|ref|uuid|email|sku)$/;
 
 /**
  * Key templates built from the sample's identifying fields, most specific first: a
@@ -103,7 +154,15 @@ const IDENTIFYING = /^(id|.*[_-]id|.*[a-z]Id|number|.*Number|reference|ref|uuid|
  * usually the event's id (the same order can arrive in two different events).
  */
 export function suggestKeys(sample: unknown, stepLabel: string, limit = 3): string[] {
-  const candidates = leafFields(sampleFieldTree(sample)).filter((field) => {
+  return suggestKeysFrom(sampleFieldTree(sample), stepLabel, limit);
+}
+
+/**
+ * The same from any field tree: inside a loop, the item's fields (`{{ item.id }}:welcome`),
+ * so that each item gets its own key.
+ */
+export function suggestKeysFrom(tree: readonly FieldEntry[], stepLabel: string, limit = 3): string[] {
+  const candidates = leafFields(tree).filter((field) => {
     const last = field.path[field.path.length - 1] ?? '';
     return IDENTIFYING.test(last) && !field.path.includes('0') && field.preview !== undefined && field.preview !== 'null';
   });

@@ -2,7 +2,8 @@
  * The key a step would get for the chosen sample, rendered by the server as the person
  * types (debounced). A key is rendered from the sample alone, and the
  * server names the steps a template mentions; so the request carries only the sample,
- * this step as a stand-in starting step and stand-ins for the steps its key names. That
+ * this step as a stand-in starting step (inside a stand-in of its loop, when it is in one)
+ * and stand-ins for the steps its key names. That
  * keeps every keystroke's request small in a large flow, and the preview works while
  * other parts of the flow still have problems.
  */
@@ -32,14 +33,19 @@ export function useKeyPreview(flowId: string, node: SelectedStep, template: stri
   const settings = useEditorStore(useShallow(selectStepData));
   const document = useMemo(() => {
     void settings;
-    const named = useEditorStore.getState().nodes.filter((other) => other.id !== node.id && template.includes(other.id));
+    const nodes = useEditorStore.getState().nodes;
+    // Inside a loop the key is rendered for the sample's first item, and checked as a body step's key.
+    const parentId = nodes.find((other) => other.id === node.id)?.parentId;
+    const loop = parentId === undefined ? undefined : nodes.find((other) => other.id === parentId);
+    const named = nodes.filter((other) => other.id !== node.id && other.id !== parentId && template.includes(other.id));
     return {
       format: FLOW_FORMAT,
       name: meta.name || 'Flow',
       ...(sampleName !== undefined ? { samples: [{ name: sampleName, input: sampleBody }] } : sampleBody === undefined ? {} : { sampleInput: sampleBody }),
       nodes: [
         // A confirmed key text travels along, so the preview drops the problem it settles.
-        { id: node.id, type: 'trigger.manual', position: ORIGIN, data: { label: labelOf(node), ...confirmedOf(node) } },
+        { id: node.id, type: 'trigger.manual', position: ORIGIN, data: { label: labelOf(node), ...confirmedOf(node) }, ...(loop ? { parentId: loop.id } : {}) },
+        ...(loop ? [{ id: loop.id, type: loop.type ?? 'for.each', position: ORIGIN, data: { label: labelOf(loop), items: loop.data.items } }] : []),
         ...named.map((step) => ({ id: step.id, type: 'transform', position: ORIGIN, data: { label: labelOf(step), outputs: { value: '' } } })),
       ],
       edges: [],

@@ -7,7 +7,7 @@ import { createContext, useCallback, useContext, useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { getIn, setIn } from './data-path.ts';
 import type { StepData } from './editor-changes.ts';
-import { knownOutputs, sampleFieldTree, stepsBefore, type FieldEntry, type StepOutputs } from './sample-fields.ts';
+import { knownOutputs, loopFieldTree, loopList, sampleFieldTree, stepsBefore, type FieldEntry, type StepOutputs } from './sample-fields.ts';
 import { useChosenSample } from './chosen-sample.ts';
 import { dispatch, selectEdges, selectStepData, useEditorStore, type SelectedStep } from './useEditorStore.ts';
 import { useStepProblems, type FlowProblem } from './useStepProblems.ts';
@@ -59,6 +59,10 @@ export interface PickerFields {
   sample: FieldEntry[];
   hasSample: boolean;
   outputs: StepOutputs[];
+  /** Inside a loop: the current item's fields (from the sample's list) and `loop.index`; null elsewhere. */
+  loop: FieldEntry[] | null;
+  /** Inside a loop: whether the sample holds the list the loop goes through. */
+  loopListKnown: boolean;
 }
 
 /** The step whose fields are being edited, for the field pickers inside its form. */
@@ -80,5 +84,26 @@ export function usePickerFields(): PickerFields {
     void settings;
     return knownOutputs(stepsBefore(useEditorStore.getState().nodes, edges, nodeId));
   }, [settings, edges, nodeId]);
-  return useMemo(() => ({ sample, hasSample: sampleInput !== undefined, outputs }), [sample, sampleInput, outputs]);
+  const loop = useLoopFields();
+  return useMemo(
+    () => ({ sample, hasSample: sampleInput !== undefined, outputs, loop: loop?.fields ?? null, loopListKnown: loop?.known ?? false }),
+    [sample, sampleInput, outputs, loop],
+  );
+}
+
+/**
+ * Inside a loop, what its steps can use of the current item (`item.<field>` from the
+ * first entry of the sample's list, and `loop.index`); null for a step not in a loop.
+ */
+export function useLoopFields(): { fields: FieldEntry[]; known: boolean } | null {
+  const nodeId = useContext(PickerStepContext);
+  const { input: sampleInput } = useChosenSample();
+  const parentId = useEditorStore((state) => (nodeId === null ? undefined : state.nodes.find((node) => node.id === nodeId)?.parentId));
+  // The loop's list, read only when the loop's settings change.
+  const items = useEditorStore((state) => (parentId === undefined ? undefined : state.nodes.find((node) => node.id === parentId)?.data.items));
+  return useMemo(() => {
+    if (parentId === undefined) return null;
+    const list = loopList(items, sampleInput);
+    return { fields: loopFieldTree(list), known: list !== undefined };
+  }, [parentId, items, sampleInput]);
 }

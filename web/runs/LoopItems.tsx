@@ -23,6 +23,15 @@ export function loopSentence(loop: LoopSummary): string {
   return `${plural(loop.items, 'item')} — ${parts.join(', ')}`;
 }
 
+/** The loop's counts on the run canvas: "47 done · 3 duplicates stopped · 0 failed". */
+export function loopCounts(loop: LoopSummary): string {
+  const count = (value: number) => value.toLocaleString('en');
+  const parts = [`${count(loop.done)} done`, `${count(loop.duplicates)} duplicate${loop.duplicates === 1 ? '' : 's'} stopped`, `${count(loop.failed)} failed`];
+  if (loop.review > 0) parts.push(`${count(loop.review)} waiting for review`);
+  if (loop.waiting + loop.running > 0) parts.push(`${count(loop.waiting + loop.running)} under way`);
+  return parts.join(' · ');
+}
+
 export function LoopItems({ runId, loopId, loop }: { runId: string; loopId: string; loop: LoopSummary }) {
   const [offset, setOffset] = useState(0);
   const page = useQuery(trpc.runs.loopItems.queryOptions({ runId, loopId, offset, limit: PAGE }));

@@ -9,14 +9,18 @@ import { Background, BackgroundVariant, Controls, MarkerType, Panel, ReactFlow, 
 import { createContext, memo, useContext, useEffect, useMemo } from 'react';
 import type { FlowDocument } from '../../server/engine/flow/document.ts';
 import type { StepEdge, StepNode } from '../editor/editor-changes.ts';
+import { drawableNodes } from '../editor/canvas-view.ts';
 import { snapshotFromDocument } from '../editor/flow-document.ts';
+import { LoopBox } from '../editor/LoopNodeView.tsx';
 import { KINDS } from '../editor/node-kinds.ts';
 import { StepNodeView } from '../editor/StepNodeView.tsx';
 import { conditionOutcome, EXIT_WORDS } from './condition-words.ts';
+import { loopCounts } from './LoopItems.tsx';
 import { STEP_STATUS_MEANINGS, STEP_STATUS_WORDS } from './run-words.ts';
 import type { StepInfo, StepStatus } from './run-types.ts';
 
 const StatusContext = createContext<ReadonlyMap<string, StepStatus>>(new Map());
+const LoopContext = createContext<ReadonlyMap<string, NonNullable<StepInfo['loop']>>>(new Map());
 
 /** The editor's step box, with this run's status around it. */
 const RunStepNode = memo(function RunStepNode(props: NodeProps<StepNode>) {
@@ -32,8 +36,28 @@ const RunStepNode = memo(function RunStepNode(props: NodeProps<StepNode>) {
   );
 });
 
+/** A For each step: the box holding its steps, with this run's status and its items' counts. */
+const RunLoopNode = memo(function RunLoopNode(props: NodeProps<StepNode>) {
+  const status = useContext(StatusContext).get(props.id) ?? 'not_reached';
+  const loop = useContext(LoopContext).get(props.id);
+  const note = loop ? (
+    <span className="loop-node__note" data-testid="run.loop-counts">
+      {loopCounts(loop)}
+    </span>
+  ) : undefined;
+  return (
+    <div className={`run-node run-node--loop status--${status}`} data-testid={`run.node.${props.id}`} data-status={status}>
+      <span className="run-node__status">
+        <span className="status-dot" aria-hidden="true" />
+        {STEP_STATUS_WORDS[status]}
+      </span>
+      <LoopBox {...props} note={note} />
+    </div>
+  );
+});
+
 // Module-level so React Flow never re-mounts the steps; `default` draws kinds this app does not know.
-const NODE_TYPES: NodeTypes = { default: RunStepNode, ...Object.fromEntries(KINDS.map((info) => [info.kind, RunStepNode])) };
+const NODE_TYPES: NodeTypes = { default: RunStepNode, ...Object.fromEntries(KINDS.map((info) => [info.kind, RunStepNode])), 'for.each': RunLoopNode };
 const FIT_VIEW_OPTIONS = { padding: 0.25, maxZoom: 1 } as const;
 const PRO_OPTIONS = { hideAttribution: true } as const;
 const UNREACHED: ReadonlySet<StepStatus> = new Set(['not_reached', 'skipped']);
@@ -48,7 +72,9 @@ interface RunCanvasProps {
 
 export function RunCanvas({ document, steps, statuses, selectedId, onSelect }: RunCanvasProps) {
   const base = useMemo(() => snapshotFromDocument(document), [document]);
-  const nodes = useMemo(() => base.nodes.map((node) => ({ ...node, selected: node.id === selectedId, draggable: false, connectable: false })), [base, selectedId]);
+  // Loops sized to hold their steps, as in the editor.
+  const nodes = useMemo(() => drawableNodes(base.nodes).map((node) => ({ ...node, selected: node.id === selectedId, draggable: false, connectable: false })), [base, selectedId]);
+  const loops = useMemo(() => new Map(steps.flatMap((step) => (step.loop ? [[step.nodeId, step.loop] as const] : []))), [steps]);
   // The exit each condition took in this run, by the condition's id.
   const taken = useMemo(() => {
     const map = new Map<string, 'true' | 'false'>();
@@ -81,6 +107,7 @@ export function RunCanvas({ document, steps, statuses, selectedId, onSelect }: R
 
   return (
     <StatusContext.Provider value={statuses}>
+      <LoopContext.Provider value={loops}>
       <div className="run-canvas canvas" data-testid="run.canvas">
         <ReactFlow<StepNode, StepEdge>
           nodes={nodes}
@@ -105,6 +132,7 @@ export function RunCanvas({ document, steps, statuses, selectedId, onSelect }: R
           <FitOnResize />
         </ReactFlow>
       </div>
+      </LoopContext.Provider>
     </StatusContext.Provider>
   );
 }

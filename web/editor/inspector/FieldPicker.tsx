@@ -6,9 +6,16 @@ import { usePickerFields } from '../useStepEditor.ts';
  * steps); clicking one inserts its placeholder, so nobody has to type `{{ … }}` paths.
  */
 export function FieldPicker({ onPick, label }: { onPick(placeholder: string): void; label: string }) {
-  const { sample, hasSample, outputs } = usePickerFields();
+  const { sample, hasSample, outputs, loop, loopListKnown } = usePickerFields();
   return (
     <div className="field-picker" role="group" aria-label={label} data-testid="field-picker">
+      {loop && (
+        <>
+          <p className="field-picker__title">From the current item</p>
+          {!loopListKnown && <p className="field-picker__empty">The sample input does not hold the list this loop goes through, so its items' fields cannot be listed. You can still write {'{{ item.<field> }}'}.</p>}
+          <FieldTree entries={loop} onPick={onPick} depth={0} />
+        </>
+      )}
       <p className="field-picker__title">From the sample input</p>
       {!hasSample && <p className="field-picker__empty">This flow has no sample input yet. Add one under “Sample input” to pick its fields here.</p>}
       {hasSample && sample.length === 0 && <p className="field-picker__empty">The sample input has no fields.</p>}

@@ -1,11 +1,13 @@
 import { isSideEffectStep } from '../../../core/step-kinds.ts';
 import { KindIcon } from '../KindIcon.tsx';
 import { isTriggerKind, kindInfo } from '../node-kinds.ts';
-import { dispatch, type SelectedStep } from '../useEditorStore.ts';
+import { deleteSteps } from '../delete-steps.ts';
+import type { SelectedStep } from '../useEditorStore.ts';
 import { PickerStepContext, useStepEditor, type StepEditor } from '../useStepEditor.ts';
 import { withoutStepName } from '../useStepProblems.ts';
 import { EmailForm, HttpRequestForm, MessageForm } from './ActionForms.tsx';
 import { Section, TextField } from './Fields.tsx';
+import { ForEachForm } from './ForEachForm.tsx';
 import { ConditionForm, DelayForm, StateTransitionForm, TransformForm } from './LogicForms.tsx';
 import { SideEffectSection } from './SideEffectSection.tsx';
 import { ManualTriggerForm, ScheduleTriggerForm, WebhookTriggerForm } from './TriggerForms.tsx';
@@ -38,7 +40,7 @@ export function Inspector({ flowId, node, hookIds, readOnly = false }: Inspector
             <p className="muted">{info?.summary ?? 'A kind of step this editor does not know.'}</p>
           </div>
           {!readOnly && (
-            <button type="button" className="button-danger small" onClick={() => dispatch({ type: 'delete', nodeIds: [node.id], edgeIds: [] })}>
+            <button type="button" className="button-danger small" onClick={() => deleteSteps([node.id])}>
               Delete step
             </button>
           )}
@@ -93,6 +95,8 @@ function KindForm({ step, hookId }: { step: StepEditor; hookId: string | undefin
       return <DelayForm step={step} />;
     case 'state.transition':
       return <StateTransitionForm step={step} />;
+    case 'for.each':
+      return <ForEachForm step={step} />;
     default:
       return <p className="inspector-note">This editor has no form for steps of the kind “{step.node.type}”. Its settings are kept as they are.</p>;
   }

@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
-import { suggestKeys } from '../sample-fields.ts';
+import { suggestKeys, suggestKeysFrom } from '../sample-fields.ts';
+import { useLoopFields } from '../useStepEditor.ts';
 import { useKeyPreview } from '../useKeyPreview.ts';
 import { isDefaultSample, useChosenSample } from '../chosen-sample.ts';
 import type { StepEditor } from '../useStepEditor.ts';
@@ -14,7 +15,12 @@ export function KeyField({ step, flowId }: { step: StepEditor; flowId: string })
   const template = step.text('key');
   const chosen = useChosenSample();
   const label = typeof step.data.label === 'string' ? step.data.label : step.node.id;
-  const suggestions = useMemo(() => suggestKeys(chosen.input, label).filter((key) => key !== template), [chosen.input, label, template]);
+  // Inside a loop, keys from the item: one from the sample alone would be the same for every item.
+  const loop = useLoopFields();
+  const suggestions = useMemo(
+    () => (loop ? suggestKeysFrom(loop.fields, label) : suggestKeys(chosen.input, label)).filter((key) => key !== template),
+    [loop, chosen.input, label, template],
+  );
   const forSample = isDefaultSample(chosen) ? 'the sample input' : `the sample “${chosen.name}”`;
   const preview = useKeyPreview(flowId, step.node, template);
   const result = preview.data;

@@ -37,13 +37,14 @@ const OP_OPTIONS = CONDITION_OPS.map((op) => ({ value: op, label: OP_WORDS[op] }
 const CUSTOM = '__custom__';
 
 export function ConditionForm({ step }: { step: StepEditor }) {
-  const { sample, outputs } = usePickerFields();
+  const { sample, outputs, loop } = usePickerFields();
   const choices = useMemo(
     () => [
+      ...leafFields(loop ?? []).map((field) => ({ value: field.placeholder, label: `${field.name}${field.preview ? ` (e.g. ${field.preview})` : ''}` })),
       ...leafFields(sample).map((field) => ({ value: field.placeholder, label: `${field.name}${field.preview ? ` (e.g. ${field.preview})` : ''}` })),
       ...outputs.flatMap((out) => out.fields.map((field) => ({ value: field.placeholder, label: `${out.label} → ${field.name}` }))),
     ],
-    [sample, outputs],
+    [sample, outputs, loop],
   );
   const left = step.text('left');
   const [customChosen, setCustomChosen] = useState(false);
