@@ -5,7 +5,7 @@
  * events are written as usual (one fenced transaction), the `run.*` events are held back,
  * and the loop decides the run's ending once the items in flight have finished.
  */
-import type { ClaimOutcome, RunEnding, StepJournal } from './run-journal.ts';
+import type { FlushOptions, StepJournal } from './run-journal.ts';
 import type { CheckpointRow, TimelineEventType } from './types.ts';
 
 /** How an item stopped before its body was through, as the step asked for the run. */
@@ -48,13 +48,13 @@ export class ItemJournal implements StepJournal {
     this.parent.checkpoint(nodeId, status, output, key);
   }
 
-  async flush(options: { claim?: ClaimOutcome; ending?: RunEnding } = {}): Promise<void> {
-    const { claim, ending } = options;
+  async flush(options: FlushOptions = {}): Promise<void> {
+    const { claim, ending, also } = options;
     if (ending) {
       if (ending.status === 'succeeded' || ending.status === 'held') throw new Error(`A step inside a For each cannot end the run as ${ending.status}.`);
       this.ending = { status: ending.status, message: ending.error ?? '', nodeId: this.lastStep, wakeAt: ending.wakeAt ?? null };
     }
     // Without an ending the write still proves the run's lease (or the claim's fence).
-    await this.parent.flush(claim ? { claim } : {});
+    await this.parent.flush({ ...(claim ? { claim } : {}), ...(also ? { also } : {}) });
   }
 }

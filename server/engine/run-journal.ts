@@ -7,7 +7,8 @@
  * Steps without side effects are only buffered: if the process dies before the next
  * flush they simply run again, which is harmless by definition.
  */
-import type { Db } from '../store/db.ts';
+import type { Db, Sql } from '../store/db.ts';
+import { wakeParent } from '../store/child-runs.ts';
 import { settleClaim } from '../store/claims.ts';
 import { recordAfterCancel } from './run-cancel.ts';
 import { endLeasedRun, renewRunLease } from '../store/runs.ts';
@@ -42,6 +43,13 @@ export interface RunEnding {
   status: Extract<RunStatus, 'succeeded' | 'failed' | 'needs_review' | 'waiting' | 'held'>;
   error?: string | null;
   wakeAt?: number | null;
+}
+
+export interface FlushOptions {
+  claim?: ClaimOutcome;
+  ending?: RunEnding;
+  /** More writes in the same fenced transaction, after the run's row (a Run flow step's wake-up check). */
+  also?: (tx: Sql) => Promise<void>;
 }
 
 /**
@@ -79,7 +87,7 @@ export class RunJournal {
   /** Nodes whose checkpoints the last flush wrote (for crash points). */
   lastFlushed: string[] = [];
 
-  async flush(options: { claim?: ClaimOutcome; ending?: RunEnding } = {}): Promise<void> {
+  async flush(options: FlushOptions = {}): Promise<void> {
     const now = this.clock.now();
     // Taken before the write: items of a For each step run at once and keep buffering
     // while this transaction is written; theirs go with the next flush.
@@ -103,7 +111,7 @@ export class RunJournal {
     this.lastFlushed = checkpoints.map((checkpoint) => checkpoint.nodeId);
   }
 
-  private async write(options: { claim?: ClaimOutcome; ending?: RunEnding }, now: number, checkpoints: CheckpointRow[], events: TimelineEvent[]): Promise<void> {
+  private async write(options: FlushOptions, now: number, checkpoints: CheckpointRow[], events: TimelineEvent[]): Promise<void> {
     const { run } = this;
     await this.db.transaction(async (tx) => {
       const ending = options.ending;
@@ -112,6 +120,8 @@ export class RunJournal {
           status: ending.status, error: ending.error ?? null, wakeAt: ending.wakeAt ?? null, finishedAt: ending.status === 'waiting' || ending.status === 'held' ? null : now,
         });
         if (!held) throw new LeaseLostError(`Run ${run.id} is no longer held by this worker.`);
+        // A child run's end wakes the parent waiting for it (steps/flow-run.ts).
+        if (run.parentRunId !== null && ending.status !== 'waiting' && ending.status !== 'held') await wakeParent(tx, run.parentRunId, now);
       }
       if (options.claim) {
         // Without an ending, the claim's update also checks the run's fence (one statement).
@@ -123,6 +133,7 @@ export class RunJournal {
       } else if (!ending) {
         if (!(await renewRunLease(tx, run, now + this.leaseMs))) throw new LeaseLostError(`Run ${run.id} is no longer held by this worker.`);
       }
+      await options.also?.(tx);
       await writeCheckpointsAndEvents(tx, checkpoints, events);
     });
   }

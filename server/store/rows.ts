@@ -16,7 +16,7 @@ const orNull = (value: unknown): string | null => (value as string | null) ?? nu
 const numberOrNull = (value: unknown): number | null => (value == null ? null : Number(value));
 
 export const RUN_COLUMNS =
-  'id, seq, flow_id, version_id, status, input, trigger_kind, trigger_node, event_id, replay_of, attempt, lease_owner, lease_until, lease_fence, wake_at, error, created_at, started_at, finished_at, created_by, test_scope, test_targets';
+  'id, seq, flow_id, version_id, status, input, trigger_kind, trigger_node, event_id, replay_of, attempt, lease_owner, lease_until, lease_fence, wake_at, error, created_at, started_at, finished_at, created_by, test_scope, test_targets, parent_run_id, parent_node_id';
 
 export function toRun(row: Row): RunRow {
   return {
@@ -42,6 +42,8 @@ export function toRun(row: Row): RunRow {
     createdBy: (row.created_by as string) ?? 'system',
     testScope: orNull(row.test_scope),
     testTargets: orNull(row.test_targets) as RunRow['testTargets'],
+    parentRunId: orNull(row.parent_run_id),
+    parentNodeId: orNull(row.parent_node_id),
   };
 }
 

@@ -48,6 +48,9 @@ export interface RunRow {
   testScope: string | null;
   /** Where a test run's side effects go; null on live runs. */
   testTargets: TestTargets | null;
+  /** Set on a run started by a Run flow step: the parent run and its step (flow-run.ts). */
+  parentRunId: string | null;
+  parentNodeId: string | null;
 }
 
 /** A test run's side effects go to the built-in stand-ins, or (when asked) to the real services. */

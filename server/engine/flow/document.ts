@@ -71,6 +71,7 @@ export {
   delayDataSchema,
   stateTransitionDataSchema,
   forEachDataSchema,
+  flowRunDataSchema,
   type NodeType,
   type TriggerType,
 } from './node-types.ts';
