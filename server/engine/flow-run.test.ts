@@ -12,29 +12,8 @@ import { invoiceFlow, startEngine, type EngineHarness } from '../testing/engine-
 import { testDatabases, type TestDatabase } from '../testing/databases.ts';
 import { startReceiver, type Receiver } from '../testing/receiver.ts';
 import { childRunsOf } from '../store/child-runs.ts';
+import { parentFlow } from '../testing/flow-run-flows.ts';
 
-export function parentFlow(childFlowId: string, options: { name?: string; afterUrl?: string; label?: string } = {}) {
-  const after = options.afterUrl
-    ? {
-      id: 'after', type: 'http.request', position: { x: 400, y: 0 },
-      data: {
-        label: 'Tell the ledger', key: '{{ trigger.body.order.id }}:ledger', receiverKeyHeader: 'Idempotency-Key', retry: { max: 0 },
-        request: { method: 'POST', url: `${options.afterUrl}/ledger`, body: '{"ref": "{{ trigger.body.order.id }}:ledger", "child": "{{ steps.call.output.result.order }}"}' },
-      },
-    }
-    : { id: 'after', type: 'transform', position: { x: 400, y: 0 }, data: { outputs: { child: '{{ steps.call.output.result.order }}' } } };
-  return {
-    format: 'onceflow/v1',
-    name: options.name ?? 'Parent',
-    sampleInput: { order: { id: '4417', total: 120 } },
-    nodes: [
-      { id: 'start', type: 'trigger.manual', position: { x: 0, y: 0 }, data: {} },
-      { id: 'call', type: 'flow.run', position: { x: 200, y: 0 }, data: { label: options.label ?? 'Bill the order', flowId: childFlowId, input: '{{ trigger.body }}', key: '{{ trigger.body.order.id }}:child' } },
-      after,
-    ],
-    edges: [{ id: 'e1', source: 'start', target: 'call' }, { id: 'e2', source: 'call', target: 'after' }],
-  };
-}
 
 for (const kind of testDatabases()) {
   describe(`Run flow on ${kind.name}`, () => {

@@ -117,6 +117,7 @@ async function follow(step: StepExecution, ref: ClaimReference, claim: ClaimRow,
         : { key: ref.key, scope: ref.scope, runId: claim.ownerRunId, nodeId: claim.ownerNodeId, doneAt: child.finishedAt, output, childRunId: child.id });
       // Whoever sees the child's success first settles the key (the same output each time).
       await journal.flush({ claim: { scope: ref.scope, key: ref.key, fence: claim.fence, status: 'succeeded', output } });
+      deps.crash.check('after-checkpoint', node.id);
       return { kind: 'done', output };
     }
     case 'cancelled':
