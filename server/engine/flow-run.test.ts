@@ -101,6 +101,8 @@ for (const kind of testDatabases()) {
       honouring.behave = () => ({ kind: 'ok' });
       await engine.services.flows.saveDraft(childFlowId, invoiceFlow(honouring.url, { name: 'Picky child', retryMax: 3 }));
       await engine.services.flows.publish(childFlowId);
+      const preview = await engine.services.runs.rerunPreview(failed.id);
+      expect(preview.steps.find((step) => step.nodeId === 'call')?.reason).toBe(`Reruns child run #${child!.seq} from its checkpoints: its key started that run, so no second child is started.`);
       await engine.services.runs.rerun(failed.id);
       const rerun = await engine.waitForRun(failed.id, ['succeeded', 'failed', 'needs_review']);
       expect(rerun.status).toBe('succeeded');
