@@ -206,7 +206,9 @@ async function startChild(step: StepExecution, plan: FlowRunPlan, ref: ClaimRefe
     return true;
   });
   if (!won) return undefined;
+  // Winning the key and starting the child are one write: both crash windows are here.
   deps.crash.check('after-claim', node.id);
+  deps.crash.check('after-act', node.id);
   return (await getRun(deps.db, childId))!;
 }
 
