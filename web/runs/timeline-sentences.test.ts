@@ -11,6 +11,7 @@ const steps: Record<string, { label: string; type: string }> = {
   receipt: { label: 'Email the receipt', type: 'email.send' },
   shop: { label: 'Order paid', type: 'trigger.webhook' },
   big: { label: 'Big order?', type: 'condition' },
+  bill: { label: 'Bill the order', type: 'flow.run' },
 };
 const context: SentenceContext = { runId: 'run_this', step: (id) => steps[id], numbers: new Map([['run_first', 12]]) };
 
@@ -25,6 +26,13 @@ describe('timeline sentences', () => {
     const text = say(event('step.duplicate', 'invoice', { key: '4417:invoice', scope: 'f:invoice', runId: 'run_first', doneAt: Date.UTC(2025, 0, 2, 14, 2) }));
     expect(text).toMatch(/^Duplicate stopped — Key 4417:invoice was already done by run #12 at .+; its result was reused, no second invoice was created\.$/);
     expect(say(event('step.duplicate', 'receipt', { key: 'k', runId: 'run_this' }))).toContain('already done by this run; its result was reused, no second email was sent.');
+  });
+
+  it('a Run flow step says which child it waits for, and that a repeat started no second child', () => {
+    expect(say(event('step.waiting', 'bill', { childRunId: 'run_child', message: 'Child run #7 of Invoice needs review: unknown. This step waits until it is decided there.' })))
+      .toBe('Waiting for a child run — “Bill the order”: Child run #7 of Invoice needs review: unknown. This step waits until it is decided there.');
+    expect(say(event('step.duplicate', 'bill', { key: '4417:child', runId: 'run_first' }))).toContain('no second child run was started');
+    expect(say(event('run.queued', null, { trigger: 'flow' }))).toBe('Queued — Started by a Run flow step of another run; waiting for a worker to pick it up.');
   });
 
   it('keeps the key apart from the words, to be shown as code', () => {
