@@ -24,3 +24,24 @@ export function parentFlow(childFlowId: string, options: { name?: string; afterU
     edges: [{ id: 'e1', source: 'start', target: 'call' }, { id: 'e2', source: 'call', target: 'after' }],
   };
 }
+
+/** A child flow: manual trigger → a side-effect POST to `receiverUrl` (key "{{ trigger.body.order.id }}:invoice") → a transform. */
+export function childFlow(receiverUrl: string, name: string) {
+  return {
+    format: 'onceflow/v1',
+    name,
+    sampleInput: { order: { id: '4417', total: 120 } },
+    nodes: [
+      { id: 'start', type: 'trigger.manual', position: { x: 0, y: 0 }, data: {} },
+      {
+        id: 'invoice', type: 'http.request', position: { x: 200, y: 0 },
+        data: {
+          label: 'Create invoice', key: '{{ trigger.body.order.id }}:invoice', receiverKeyHeader: 'Idempotency-Key',
+          request: { method: 'POST', url: `${receiverUrl}/invoices`, body: '{"ref": "{{ trigger.body.order.id }}:invoice"}' },
+        },
+      },
+      { id: 'after', type: 'transform', position: { x: 400, y: 0 }, data: { outputs: { order: '{{ trigger.body.order.id }}' } } },
+    ],
+    edges: [{ id: 'e1', source: 'start', target: 'invoice' }, { id: 'e2', source: 'invoice', target: 'after' }],
+  };
+}
