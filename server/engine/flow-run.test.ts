@@ -179,6 +179,15 @@ for (const kind of testDatabases()) {
       expect(imported.version).toBeNull();
       expect(imported.problems.map((problem) => problem.message)).toContain('Step "Bill the order" (call) runs a flow that does not exist on this server (flow_elsewhere). Choose the flow to run.');
       expect((await flows.export(imported.id)).nodes.find((node) => node.id === 'call')?.data).toMatchObject({ flowId: 'flow_elsewhere', key: '{{ trigger.body.order.id }}:child' });
+
+      // A flow deleted after the parent was published fails the step when a run gets there, saying so.
+      const gone = await engine.publish(invoiceFlow(honouring.url, { name: 'Soon gone' }));
+      const orphan = await engine.publish(parentFlow(gone, { name: 'Orphan' }));
+      await flows.delete(gone);
+      const run = await engine.runAndWait(orphan, { order: { id: 'G1', total: 1 } });
+      expect(run.status).toBe('failed');
+      expect(run.error).toBe(`The flow this step runs (${gone}) does not exist on this server. Choose another flow in step "Bill the order".`);
+      expect(await childrenOf(run.id)).toHaveLength(0);
     });
   });
 }
