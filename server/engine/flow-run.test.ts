@@ -143,6 +143,31 @@ for (const kind of testDatabases()) {
       plain.behave = () => ({ kind: 'ok' });
     });
 
+    it('inside a For each, each item starts its own child under its own key, and a replay starts none', async () => {
+      honouring.reset();
+      const childFlowId = await engine.publish(invoiceFlow(honouring.url, { name: 'Child per line' }));
+      const parentId = await engine.publish({
+        format: 'onceflow/v1', name: 'Lines', sampleInput: { items: [{ order: { id: 'L0', total: 1 } }] },
+        nodes: [
+          { id: 'start', type: 'trigger.manual', position: { x: 0, y: 0 }, data: {} },
+          { id: 'loop', type: 'for.each', position: { x: 200, y: 0 }, data: { items: '{{ trigger.body.items }}', concurrency: 3 } },
+          { id: 'call', type: 'flow.run', parentId: 'loop', position: { x: 20, y: 40 }, data: { flowId: childFlowId, input: '{{ item }}', key: '{{ item.order.id }}:child' } },
+        ],
+        edges: [{ id: 'e1', source: 'start', target: 'loop' }],
+      });
+      const items = ['L1', 'L2', 'L3', 'L4'].map((id) => ({ order: { id, total: 2 } }));
+      const run = await engine.runAndWait(parentId, { items });
+      expect(run.status).toBe('succeeded');
+      expect((await childrenOf(run.id)).map((child) => [child.parentNodeId, child.status]).sort()).toEqual([['call@1', 'succeeded'], ['call@2', 'succeeded'], ['call@3', 'succeeded'], ['call@4', 'succeeded']]);
+      const loop = (await engine.services.runs.view(run.id)).steps.find((step) => step.nodeId === 'loop');
+      expect((loop?.output as Array<{ result: { order: string } }>).map((output) => output.result.order)).toEqual(['L1', 'L2', 'L3', 'L4']);
+
+      const replay = await engine.services.runs.replay(run.id);
+      expect((await engine.waitForRun(replay.runId)).status).toBe('succeeded');
+      expect(await runsOfFlow(childFlowId)).toHaveLength(4);
+      expect(honouring.totalEffects()).toBe(4);
+    });
+
     it('a test run starts its child as a test run of the same test, never a live one', async () => {
       honouring.reset();
       const childFlowId = await engine.publish(invoiceFlow(honouring.url, { name: 'Child of a test' }));

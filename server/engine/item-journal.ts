@@ -15,6 +15,8 @@ export interface ItemEnding {
   /** The item's step that ended it (`send@37`). */
   nodeId: string | null;
   wakeAt?: number | null;
+  /** Run again when the loop parks the run (a Run flow step's check that its child has not ended meanwhile). */
+  onPark?: FlushOptions['also'];
 }
 
 export class ItemJournal implements StepJournal {
@@ -52,7 +54,7 @@ export class ItemJournal implements StepJournal {
     const { claim, ending, also } = options;
     if (ending) {
       if (ending.status === 'succeeded' || ending.status === 'held') throw new Error(`A step inside a For each cannot end the run as ${ending.status}.`);
-      this.ending = { status: ending.status, message: ending.error ?? '', nodeId: this.lastStep, wakeAt: ending.wakeAt ?? null };
+      this.ending = { status: ending.status, message: ending.error ?? '', nodeId: this.lastStep, wakeAt: ending.wakeAt ?? null, ...(also ? { onPark: also } : {}) };
     }
     // Without an ending the write still proves the run's lease (or the claim's fence).
     await this.parent.flush({ ...(claim ? { claim } : {}), ...(also ? { also } : {}) });
