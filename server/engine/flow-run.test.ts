@@ -84,6 +84,23 @@ for (const kind of testDatabases()) {
       plain.behave = () => ({ kind: 'ok' });
     });
 
+    it('parents started together with one key share one child, and its end wakes every one of them', async () => {
+      honouring.reset();
+      // The child is slow, so the other parents park on it before it ends.
+      honouring.behave = () => ({ kind: 'slow', delayMs: 300 });
+      const childFlowId = await engine.publish(invoiceFlow(honouring.url, { name: 'Slow child' }));
+      const parentId = await engine.publish(parentFlow(childFlowId, { name: 'Parents together' }));
+      const started = await Promise.all(Array.from({ length: 5 }, () => engine.services.runs.start({ flowId: parentId, input: { order: { id: 'S1', total: 1 } } })));
+      // Well before the 5-minute backstop: each waiting parent is woken by the child's end.
+      const runs = await Promise.all(started.map((run) => engine.waitForRun(run.runId, ['succeeded', 'failed', 'needs_review'], 10_000)));
+      expect(runs.map((run) => run.status)).toEqual(Array(5).fill('succeeded'));
+      expect(await runsOfFlow(childFlowId)).toHaveLength(1);
+      expect(honouring.effects.get('S1:invoice')).toBe(1);
+      const outputs = await Promise.all(runs.map(async (run) => (await engine.services.runs.view(run.id)).steps.find((step) => step.nodeId === 'call')?.output));
+      expect(new Set(outputs.map((output) => JSON.stringify(output))).size).toBe(1);
+      honouring.behave = () => ({ kind: 'ok' });
+    });
+
     it('a failed child fails the parent with its reason; fixed and the parent rerun, the same child is rerun from its checkpoints', async () => {
       honouring.reset();
       honouring.behave = () => ({ kind: 'status', status: 422 });

@@ -16,7 +16,7 @@ export interface ItemEnding {
   nodeId: string | null;
   wakeAt?: number | null;
   /** Run again when the loop parks the run (a Run flow step's check that its child has not ended meanwhile). */
-  onPark?: FlushOptions['also'];
+  onPark?: FlushOptions['wakeCheck'];
 }
 
 export class ItemJournal implements StepJournal {
@@ -51,12 +51,13 @@ export class ItemJournal implements StepJournal {
   }
 
   async flush(options: FlushOptions = {}): Promise<void> {
-    const { claim, ending, also } = options;
+    const { claim, ending, wakeCheck } = options;
     if (ending) {
       if (ending.status === 'succeeded' || ending.status === 'held') throw new Error(`A step inside a For each cannot end the run as ${ending.status}.`);
-      this.ending = { status: ending.status, message: ending.error ?? '', nodeId: this.lastStep, wakeAt: ending.wakeAt ?? null, ...(also ? { onPark: also } : {}) };
+      this.ending = { status: ending.status, message: ending.error ?? '', nodeId: this.lastStep, wakeAt: ending.wakeAt ?? null, ...(wakeCheck ? { onPark: wakeCheck } : {}) };
     }
     // Without an ending the write still proves the run's lease (or the claim's fence).
-    await this.parent.flush({ ...(claim ? { claim } : {}), ...(also ? { also } : {}) });
+    // The item's park is not the run's: the wake-up check waits for the loop's (for-each.ts).
+    await this.parent.flush(claim ? { claim } : {});
   }
 }

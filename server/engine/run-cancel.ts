@@ -17,7 +17,7 @@
  * `run.cancelled` (with `finished`) says how it ended and counts again.
  */
 import type { Db, Sql } from '../store/db.ts';
-import { wakeParent } from '../store/child-runs.ts';
+import { wakeWaiters } from '../store/child-runs.ts';
 import { settleClaim } from '../store/claims.ts';
 import { actingSteps, cancelledBy, leaseState } from '../store/run-cancel.ts';
 import { transitionRun } from '../store/runs.ts';
@@ -55,8 +55,8 @@ export async function cancelRun(db: Db, run: RunRow, plan: FlowPlan | null | und
   return db.transaction(async (tx) => {
     const now = clock.now();
     if (!(await transitionRun(tx, run.id, CANCELLABLE, 'cancelled', { now }))) return undefined;
-    // A cancelled child wakes the parent waiting for it, which then fails its step.
-    if (run.parentRunId !== null) await wakeParent(tx, run.parentRunId, now);
+    // A cancelled child wakes the runs waiting for it, which then fail their step.
+    if (run.parentRunId !== null) await wakeWaiters(tx, run.parentRunId, run.id, now);
     // Read after the transition: a claim won before it is acting, and none can be won after.
     const acting = await actingSteps(tx, run.id);
     const notRun = stepsNotRun(plan, await loadCheckpoints(tx, run.id), acting);

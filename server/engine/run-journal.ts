@@ -8,7 +8,7 @@
  * flush they simply run again, which is harmless by definition.
  */
 import type { Db, Sql } from '../store/db.ts';
-import { wakeParent } from '../store/child-runs.ts';
+import { wakeWaiters } from '../store/child-runs.ts';
 import { settleClaim } from '../store/claims.ts';
 import { recordAfterCancel } from './run-cancel.ts';
 import { endLeasedRun, renewRunLease } from '../store/runs.ts';
@@ -48,8 +48,12 @@ export interface RunEnding {
 export interface FlushOptions {
   claim?: ClaimOutcome;
   ending?: RunEnding;
-  /** More writes in the same fenced transaction, after the run's row (a Run flow step's wake-up check). */
-  also?: (tx: Sql) => Promise<void>;
+  /**
+   * Runs first in the transaction, before the run's row: a Run flow step parking on its
+   * child takes the child's row and says whether it already ended; then a waiting run
+   * wakes at once instead of at its wake-up time.
+   */
+  wakeCheck?: (tx: Sql) => Promise<boolean>;
 }
 
 /**
@@ -115,13 +119,15 @@ export class RunJournal {
     const { run } = this;
     await this.db.transaction(async (tx) => {
       const ending = options.ending;
+      const wakeNow = options.wakeCheck ? await options.wakeCheck(tx) : false;
       if (ending) {
         const held = await endLeasedRun(tx, run, {
-          status: ending.status, error: ending.error ?? null, wakeAt: ending.wakeAt ?? null, finishedAt: ending.status === 'waiting' || ending.status === 'held' ? null : now,
+          status: ending.status, error: ending.error ?? null, wakeAt: wakeNow && ending.status === 'waiting' ? now : ending.wakeAt ?? null,
+          finishedAt: ending.status === 'waiting' || ending.status === 'held' ? null : now,
         });
         if (!held) throw new LeaseLostError(`Run ${run.id} is no longer held by this worker.`);
-        // A child run's end wakes the parent waiting for it (steps/flow-run.ts).
-        if (run.parentRunId !== null && ending.status !== 'waiting' && ending.status !== 'held') await wakeParent(tx, run.parentRunId, now);
+        // A child run's end wakes the runs waiting for it (steps/child-run.ts).
+        if (run.parentRunId !== null && ending.status !== 'waiting' && ending.status !== 'held') await wakeWaiters(tx, run.parentRunId, run.id, now);
       }
       if (options.claim) {
         // Without an ending, the claim's update also checks the run's fence (one statement).
@@ -133,7 +139,6 @@ export class RunJournal {
       } else if (!ending) {
         if (!(await renewRunLease(tx, run, now + this.leaseMs))) throw new LeaseLostError(`Run ${run.id} is no longer held by this worker.`);
       }
-      await options.also?.(tx);
       await writeCheckpointsAndEvents(tx, checkpoints, events);
     });
   }

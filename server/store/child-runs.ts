@@ -19,24 +19,25 @@ export async function recordClaimChild(sql: Sql, claim: { scope: string; key: st
 }
 
 /**
- * Wakes a parent that waits for its child. It always takes the parent's row (the CASE
- * keeps a running parent's wake time), so on PostgreSQL a parent parking at the same
- * moment either sees this child ended or is parked before this statement runs.
+ * Wakes the runs waiting for a child that just ended: its parent, and any other run whose
+ * key found the child (a replay). Runs after the child's own row was written, so it holds
+ * that row's lock: a run parking on the child (which locks the row first, `holdChild`)
+ * either parked before this, or sees the child ended.
  */
-export async function wakeParent(sql: Sql, parentRunId: string, now: number): Promise<void> {
-  await sql.run(`UPDATE runs SET wake_at = CASE WHEN status = 'waiting' THEN ? ELSE wake_at END WHERE id = ?`, [now, parentRunId]);
+export async function wakeWaiters(sql: Sql, parentRunId: string, childRunId: string, now: number): Promise<void> {
+  await sql.run(`UPDATE runs SET wake_at = ? WHERE status = 'waiting' AND (id = ? OR waits_for_run_id = ?)`, [now, parentRunId, childRunId]);
 }
 
 /**
- * Wakes `runId` at once when the child it just parked on has already ended: written after
- * the run's own parking in one transaction, so an end committed in between is not missed.
+ * Part of a run's parking on a child: takes the child's row (on PostgreSQL, its lock; a
+ * SQLite writer is alone anyway), notes what the run waits for, and says whether the
+ * child already ended, in which case the run wakes at once.
  */
-export async function wakeIfChildEnded(sql: Sql, runId: string, childRunId: string, now: number): Promise<void> {
-  await sql.run(
-    `UPDATE runs SET wake_at = ? WHERE id = ? AND status = 'waiting'
-       AND EXISTS (SELECT 1 FROM runs c WHERE c.id = ? AND c.status IN ('succeeded', 'failed', 'needs_review', 'cancelled'))`,
-    [now, runId, childRunId],
-  );
+export async function holdChild(sql: Sql, runId: string, childRunId: string): Promise<boolean> {
+  const lock = sql.dialect === 'postgresql' ? ' FOR UPDATE' : '';
+  const row = await sql.get<{ status: string }>(`SELECT status FROM runs WHERE id = ?${lock}`, [childRunId]);
+  await sql.run(`UPDATE runs SET waits_for_run_id = ? WHERE id = ?`, [childRunId, runId]);
+  return row !== undefined && (CHILD_END_STATUSES as readonly string[]).includes(row.status);
 }
 
 /** The children a run's steps started, for the run page (each step's newest first). */

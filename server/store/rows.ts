@@ -284,7 +284,7 @@ export function toProof(row: Row): ProofRow {
 
 /** One mapper per table, for the test that holds them to the schema. */
 export const ROW_MAPPERS: readonly RowMapper[] = [
-  { table: 'runs', columns: RUN_COLUMNS, json: ['input'], unread: [], read: toRun },
+  { table: 'runs', columns: RUN_COLUMNS, json: ['input'], unread: ['waits_for_run_id'], read: toRun },
   { table: 'claims', columns: CLAIM_COLUMNS, json: ['request', 'output'], unread: [], read: toClaim },
   { table: 'checkpoints', columns: CHECKPOINT_COLUMNS, json: ['output'], unread: [], read: toCheckpoint },
   { table: 'timeline_events', columns: EVENT_COLUMNS, json: ['data'], unread: [], read: toEvent },

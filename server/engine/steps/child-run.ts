@@ -8,7 +8,8 @@
  * - The claim names a child: this run follows that child instead of starting another, so
  *   a rerun, a replay, a restart or a crash-retry of the parent never starts a second one.
  * - While the child runs, the parent parks (`waiting`, checkpoint naming the child); the
- *   child's end wakes it (run-journal.ts, `wakeParent`), with a slow wake-up as a backstop.
+ *   child's end wakes it and any other run waiting for it (run-journal.ts, `wakeWaiters`),
+ *   with a slow wake-up as a backstop.
  * - The child succeeded: the claim and the step record the child's result. It failed: the
  *   step fails with the child's reason; a later attempt of the parent (a rerun) or another
  *   parent run (a replay) reruns the child from its checkpoints. It needs review: the
@@ -16,7 +17,7 @@
  */
 import { newId } from '../../ids.ts';
 import { readClaim, takeOverClaim, tryClaim } from '../../store/claims.ts';
-import { recordClaimChild, wakeIfChildEnded } from '../../store/child-runs.ts';
+import { holdChild, recordClaimChild } from '../../store/child-runs.ts';
 import type { Db } from '../../store/db.ts';
 import { flowStore } from '../../store/flows.ts';
 import { getRun, insertRun, renewRunLease, transitionRun } from '../../store/runs.ts';
@@ -158,11 +159,11 @@ async function parkOn(step: StepExecution, ref: ClaimReference, child: RunRow, b
       : `Waiting for child run #${child.seq} of ${name}.`);
     journal.event('step.waiting', node.id, { message, childRunId: child.id, key: ref.key, scope: ref.scope });
   }
-  const now = deps.clock.now();
   await journal.flush({
-    ending: { status: 'waiting', wakeAt: now + CHILD_WAIT_BACKSTOP_MS },
-    // Parked first, then looked: a child that ended in between wakes this run at once.
-    also: (tx) => wakeIfChildEnded(tx, run.id, child.id, now),
+    ending: { status: 'waiting', wakeAt: deps.clock.now() + CHILD_WAIT_BACKSTOP_MS },
+    // The child's row is taken first: a child that ended meanwhile wakes this run at once,
+    // and one that ends later finds this run parked and waiting for it.
+    wakeCheck: (tx) => holdChild(tx, run.id, child.id),
   });
   return { kind: 'ended' };
 }
