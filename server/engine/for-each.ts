@@ -19,7 +19,6 @@ import { FOR_EACH } from '../../core/step-kinds.ts';
 import { MissingPathError } from '../../core/templates/render.ts';
 import { UserError } from './errors.ts';
 import type { TypedStep } from './flow/planned-step.ts';
-import type { Sql } from '../store/db.ts';
 import { ItemJournal, type ItemEnding } from './item-journal.ts';
 import { failRun } from './run-endings.ts';
 import type { StepWalk, WalkOptions, walkSteps } from './run-executor.ts';
@@ -171,13 +170,8 @@ async function finishLoop(walk: StepWalk, step: TypedStep<'for.each'>, results: 
     const wakeAt = Math.min(...waits.map((wait) => wait.wakeAt ?? walk.deps.clock.now() + 1000));
     journal.event('step.waiting', step.id, { until: wakeAt, message: `${summary.waiting} of ${summary.items} items are waiting; the others are done.`, summary });
     // An item's child run that ended while other items went on wakes the run at once.
-    const checks = waits.flatMap((wait) => (wait.onPark ? [wait.onPark] : []));
-    const wakeCheck = async (tx: Sql) => {
-      let ended = false;
-      for (const check of checks) ended = (await check(tx)) || ended;
-      return ended;
-    };
-    await journal.flush({ ending: { status: 'waiting', wakeAt }, ...(checks.length ? { wakeCheck } : {}) });
+    const waitsFor = waits.flatMap((wait) => wait.waitsFor ?? []);
+    await journal.flush({ ending: { status: 'waiting', wakeAt }, ...(waitsFor.length ? { waitsFor } : {}) });
     return { kind: 'ended' };
   }
   journal.checkpoint(step.id, 'succeeded', outputs);

@@ -15,8 +15,8 @@ export interface ItemEnding {
   /** The item's step that ended it (`send@37`). */
   nodeId: string | null;
   wakeAt?: number | null;
-  /** Run again when the loop parks the run (a Run flow step's check that its child has not ended meanwhile). */
-  onPark?: FlushOptions['wakeCheck'];
+  /** The child runs it waits for (Run flow steps), for the loop's parking of the run. */
+  waitsFor?: readonly string[];
 }
 
 export class ItemJournal implements StepJournal {
@@ -51,13 +51,13 @@ export class ItemJournal implements StepJournal {
   }
 
   async flush(options: FlushOptions = {}): Promise<void> {
-    const { claim, ending, wakeCheck } = options;
+    const { claim, ending, waitsFor } = options;
     if (ending) {
       if (ending.status === 'succeeded' || ending.status === 'held') throw new Error(`A step inside a For each cannot end the run as ${ending.status}.`);
-      this.ending = { status: ending.status, message: ending.error ?? '', nodeId: this.lastStep, wakeAt: ending.wakeAt ?? null, ...(wakeCheck ? { onPark: wakeCheck } : {}) };
+      this.ending = { status: ending.status, message: ending.error ?? '', nodeId: this.lastStep, wakeAt: ending.wakeAt ?? null, ...(waitsFor ? { waitsFor } : {}) };
     }
     // Without an ending the write still proves the run's lease (or the claim's fence).
-    // The item's park is not the run's: the wake-up check waits for the loop's (for-each.ts).
+    // The item's park is not the run's: what it waits for goes with the loop's (for-each.ts).
     await this.parent.flush(claim ? { claim } : {});
   }
 }

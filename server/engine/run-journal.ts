@@ -7,8 +7,8 @@
  * Steps without side effects are only buffered: if the process dies before the next
  * flush they simply run again, which is harmless by definition.
  */
-import type { Db, Sql } from '../store/db.ts';
-import { wakeWaiters } from '../store/child-runs.ts';
+import type { Db } from '../store/db.ts';
+import { holdChildren, wakeWaiters } from '../store/child-runs.ts';
 import { settleClaim } from '../store/claims.ts';
 import { recordAfterCancel } from './run-cancel.ts';
 import { endLeasedRun, renewRunLease } from '../store/runs.ts';
@@ -49,11 +49,11 @@ export interface FlushOptions {
   claim?: ClaimOutcome;
   ending?: RunEnding;
   /**
-   * Runs first in the transaction, before the run's row: a Run flow step parking on its
-   * child takes the child's row and says whether it already ended; then a waiting run
-   * wakes at once instead of at its wake-up time.
+   * The child runs a parking run waits for (Run flow steps): their rows are taken first in
+   * the transaction, before the run's own, and a child that already ended wakes the run at
+   * once instead of at its wake-up time (store/child-runs.ts).
    */
-  wakeCheck?: (tx: Sql) => Promise<boolean>;
+  waitsFor?: readonly string[];
 }
 
 /**
@@ -119,7 +119,7 @@ export class RunJournal {
     const { run } = this;
     await this.db.transaction(async (tx) => {
       const ending = options.ending;
-      const wakeNow = options.wakeCheck ? await options.wakeCheck(tx) : false;
+      const wakeNow = options.waitsFor?.length ? await holdChildren(tx, run.id, options.waitsFor) : false;
       if (ending) {
         const held = await endLeasedRun(tx, run, {
           status: ending.status, error: ending.error ?? null, wakeAt: wakeNow && ending.status === 'waiting' ? now : ending.wakeAt ?? null,

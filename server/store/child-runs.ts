@@ -21,7 +21,7 @@ export async function recordClaimChild(sql: Sql, claim: { scope: string; key: st
 /**
  * Wakes the runs waiting for a child that just ended: its parent, and any other run whose
  * key found the child (a replay). Runs after the child's own row was written, so it holds
- * that row's lock: a run parking on the child (which locks the row first, `holdChild`)
+ * that row's lock: a run parking on the child (which takes the row first, `holdChildren`)
  * either parked before this, or sees the child ended.
  */
 export async function wakeWaiters(sql: Sql, parentRunId: string, childRunId: string, now: number): Promise<void> {
@@ -29,15 +29,22 @@ export async function wakeWaiters(sql: Sql, parentRunId: string, childRunId: str
 }
 
 /**
- * Part of a run's parking on a child: takes the child's row (on PostgreSQL, its lock; a
- * SQLite writer is alone anyway), notes what the run waits for, and says whether the
- * child already ended, in which case the run wakes at once.
+ * Part of a run's parking on its children: takes each child's row, in id order (on
+ * PostgreSQL, its lock; a SQLite writer is alone anyway), then notes on the run what it
+ * waits for, and says whether a child already ended, in which case the run wakes at once.
+ * Children first, the run's own row last: the order a child's end takes them in too.
  */
-export async function holdChild(sql: Sql, runId: string, childRunId: string): Promise<boolean> {
+export async function holdChildren(sql: Sql, runId: string, childRunIds: readonly string[]): Promise<boolean> {
   const lock = sql.dialect === 'postgresql' ? ' FOR UPDATE' : '';
-  const row = await sql.get<{ status: string }>(`SELECT status FROM runs WHERE id = ?${lock}`, [childRunId]);
-  await sql.run(`UPDATE runs SET waits_for_run_id = ? WHERE id = ?`, [childRunId, runId]);
-  return row !== undefined && (CHILD_END_STATUSES as readonly string[]).includes(row.status);
+  let ended = false;
+  for (const childRunId of [...new Set(childRunIds)].sort()) {
+    const row = await sql.get<{ status: string }>(`SELECT status FROM runs WHERE id = ?${lock}`, [childRunId]);
+    if (row !== undefined && (CHILD_END_STATUSES as readonly string[]).includes(row.status)) ended = true;
+  }
+  // One column: a run waiting for several children (items of a For each) started them
+  // itself, and is woken as their parent.
+  await sql.run(`UPDATE runs SET waits_for_run_id = ? WHERE id = ?`, [childRunIds[0] ?? null, runId]);
+  return ended;
 }
 
 /** The children a run's steps started, for the run page (each step's newest first). */

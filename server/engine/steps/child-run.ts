@@ -17,7 +17,7 @@
  */
 import { newId } from '../../ids.ts';
 import { readClaim, takeOverClaim, tryClaim } from '../../store/claims.ts';
-import { holdChild, recordClaimChild } from '../../store/child-runs.ts';
+import { recordClaimChild } from '../../store/child-runs.ts';
 import type { Db } from '../../store/db.ts';
 import { flowStore } from '../../store/flows.ts';
 import { getRun, insertRun, renewRunLease, transitionRun } from '../../store/runs.ts';
@@ -163,7 +163,7 @@ async function parkOn(step: StepExecution, ref: ClaimReference, child: RunRow, b
     ending: { status: 'waiting', wakeAt: deps.clock.now() + CHILD_WAIT_BACKSTOP_MS },
     // The child's row is taken first: a child that ended meanwhile wakes this run at once,
     // and one that ends later finds this run parked and waiting for it.
-    wakeCheck: (tx) => holdChild(tx, run.id, child.id),
+    waitsFor: [child.id],
   });
   return { kind: 'ended' };
 }
