@@ -185,7 +185,7 @@ for (const kind of testDatabases()) {
       expect(honouring.totalEffects()).toBe(4);
     });
 
-    it('a test run starts its child as a test run of the same test, never a live one', async () => {
+    it('a test run, and a proof, start children as test runs of the same test, never live ones', async () => {
       honouring.reset();
       const childFlowId = await engine.publish(invoiceFlow(honouring.url, { name: 'Child of a test' }));
       const parentId = await engine.publish(parentFlow(childFlowId, { name: 'Tested parent' }));
@@ -196,6 +196,18 @@ for (const kind of testDatabases()) {
       expect(child).toMatchObject({ testScope: parent.testScope, testTargets: 'stand-ins', status: 'succeeded' });
       expect(honouring.calls).toHaveLength(0);
       expect(await runsOfFlow(childFlowId)).toHaveLength(1);
+      expect((await engine.services.runs.list({ flowId: childFlowId, mode: 'live' })).runs).toHaveLength(0);
+
+      // Prove it: run twice, ten at once, stopped hard after the child started, sent again —
+      // one child per key each time, all of them test runs.
+      const { proofId } = await engine.services.proofs.start(parentId);
+      let report = await engine.services.proofs.get(proofId);
+      for (let look = 0; report.status === 'running' && look < 1000; look++) {
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        report = await engine.services.proofs.get(proofId);
+      }
+      expect(report.checks.map((check) => [check.check, check.passed])).toEqual([['twice', true], ['concurrent', true], ['killed', true], ['webhook', true], ['keys', true]]);
+      expect(honouring.calls).toHaveLength(0);
       expect((await engine.services.runs.list({ flowId: childFlowId, mode: 'live' })).runs).toHaveLength(0);
     });
 
