@@ -90,7 +90,7 @@ if (values.json) {
       return {
         database: row.database, items: row.items, 'at once': row.concurrency, 'items/s': row.itemsPerSecond,
         'runs/s beside': reference?.runsPerSecond, ratio: reference ? Math.round((row.itemsPerSecond / (reference.runsPerSecond * 2)) * 100) / 100 : undefined,
-        'memory growth MB': row.memoryGrowthMb, 'run page s': row.runPageSeconds,
+        'memory growth MB': row.memoryGrowthMb, 'run page s': row.runPageSeconds, 'items page s': row.itemsPageSeconds,
       };
     }));
   }

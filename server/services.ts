@@ -22,6 +22,7 @@ import { createWorker, RUNS_CHANNEL, type Worker, type WorkerOptions } from './e
 import { inboxService, type InboxService } from './engine/inbox-service.ts';
 import { createScheduler } from './engine/scheduler.ts';
 import { createSweeper } from './engine/sweeper.ts';
+import { createAutoReruns, type AutoReruns } from './engine/auto-reruns.ts';
 import { triggerDirectory } from './engine/trigger-directory.ts';
 import { webhookIntake, type WebhookIntake } from './engine/webhook-intake.ts';
 import { transitionEntity, type EntityTransitionRequest } from './store/entities.ts';
@@ -51,6 +52,8 @@ export interface Services {
   inbox: InboxService;
   /** Pausing and resuming flows (engine/flow-pause.ts). */
   pause: FlowPauseService;
+  /** Automatic reruns of failed runs (engine/auto-reruns.ts); started with the worker. */
+  autoReruns: AutoReruns;
   secrets: SecretService;
   /** Try this step: a step of the draft rendered against a sample, without a run (engine/step-try.ts). */
   stepTry: StepTryService;
@@ -109,6 +112,7 @@ export async function createServices(env: Env, givenLog?: Logger): Promise<Servi
   // The masker learns every stored value before anything is written.
   await loadSecrets().catch((error: unknown) => log.warn({ err: error }, 'stored secrets cannot be read, so they cannot be masked yet'));
   const runs = runService({ db, flows: store, plans, clock, onQueued: nudge });
+  const autoReruns = createAutoReruns({ db, clock, log, plans, runs });
   const flows = flowService(
     store,
     clock.now,
@@ -156,6 +160,7 @@ export async function createServices(env: Env, givenLog?: Logger): Promise<Servi
     stepTry: stepTryService({ db, flows: store, secrets: loadSecrets, clock }),
     sandbox,
     webhooks: webhookIntake({ db, clock, triggers: triggerDirectory(db, plans, clock.now), secrets: loadSecrets, onQueued: nudge }),
+    autoReruns,
     createWorker: makeWorker,
     startWorker(options) {
       const worker = makeWorker(options);
@@ -164,7 +169,8 @@ export async function createServices(env: Env, givenLog?: Logger): Promise<Servi
       const sweeper = createSweeper({ db, clock, log });
       scheduler.start();
       sweeper.start();
-      stoppers.push(scheduler.stop, sweeper.stop);
+      autoReruns.start();
+      stoppers.push(scheduler.stop, sweeper.stop, autoReruns.stop);
       return worker;
     },
     nudge,

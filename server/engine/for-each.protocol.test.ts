@@ -52,7 +52,9 @@ for (const kind of testDatabases()) {
       expect(events(timeline, 'loop', 'step.succeeded')[0]?.data).toMatchObject({ summary: { items: 100, done: 100, duplicates: 0, failed: 0 } });
       expect(steps.find((step) => step.nodeId === 'after')?.output).toEqual({ first: 'H:H-1' });
 
-      // The same batch again: every key was done, so every item is a duplicate stopped.
+      // The same batch again: every key was done, so every item is a duplicate stopped — as its preview says.
+      const preview = await engine.services.runs.replayPreview(run.id);
+      expect(preview.steps.find((step) => step.nodeId === 'send')).toMatchObject({ action: 'deduplicate', items: { skip: 0, deduplicate: 100, act: 0, review: 0 } });
       const replay = await engine.services.runs.replay(run.id);
       const again = await engine.waitForRun(replay.runId);
       expect(again.status).toBe('succeeded');
@@ -61,6 +63,35 @@ for (const kind of testDatabases()) {
       expect(replayed.timeline.filter((event) => event.type === 'step.duplicate')).toHaveLength(100);
       expect(events(replayed.timeline, 'loop', 'step.succeeded')[0]?.data).toMatchObject({ summary: { items: 100, done: 0, duplicates: 100 } });
       expect(replayed.steps.find((step) => step.nodeId === 'loop')?.loop).toMatchObject({ items: 100, done: 0, duplicates: 100, failed: 0 });
+    });
+
+    it('pausing the flow stops the list between items; Resume goes on from the first item not done', async () => {
+      honouring.reset();
+      // Slow items, so the pause lands with most of the list still to go.
+      honouring.behave = () => ({ kind: 'slow', delayMs: 15 });
+      const flowId = await engine.publish(loopFlow(honouring.url, { name: 'Paused list', concurrency: 2 }));
+      const { runId } = await engine.services.runs.start({ flowId, input: loopInput('P', 200) });
+      await expect.poll(() => honouring.effects.size, { timeout: 10_000 }).toBeGreaterThan(5);
+      await engine.services.pause.pause(flowId, 'alice');
+      const held = await engine.waitForRun(runId, ['held', 'succeeded', 'failed']);
+      expect(held.status).toBe('held');
+      const doneWhenHeld = honouring.effects.size;
+      expect(doneWhenHeld).toBeLessThan(200);
+      // Held means nothing more is sent while the flow stays paused.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(honouring.effects.size).toBe(doneWhenHeld);
+
+      honouring.behave = () => ({ kind: 'ok' });
+      await engine.services.pause.resume(flowId, 'alice');
+      const finished = await engine.waitForRun(runId, ['succeeded', 'failed', 'needs_review']);
+      expect(finished.status, finished.error ?? '').toBe('succeeded');
+      expect(honouring.effects.size).toBe(200);
+      expect([...honouring.effects.values()].every((count) => count === 1)).toBe(true);
+      const { timeline } = await engine.services.runs.get(runId);
+      expect(timeline.filter((event) => event.type === 'run.held')).toHaveLength(1);
+      // Items recorded before the hold are skipped after Resume, not sent again.
+      const skipped = timeline.filter((event) => event.type === 'step.skipped' && event.nodeId?.startsWith('send@'));
+      expect(skipped.length).toBe(doneWhenHeld);
     });
 
     it('item 37 of 100 is refused; fixed and rerun, items 1–36 are skipped, 37 acts and 38–100 run', async () => {
@@ -82,6 +113,13 @@ for (const kind of testDatabases()) {
       expect(items.items.map((item) => [item.item, item.status])).toEqual([[35, 'succeeded'], [36, 'succeeded'], [37, 'failed'], [38, 'not_reached']]);
       expect(items.items[2]?.steps[0]).toMatchObject({ nodeId: 'send@37', label: 'Send line — item 37', status: 'failed' });
       expect(items.items[2]?.steps[0]?.lastError).toContain('422');
+
+      // Before the rerun, its preview counts the loop's items: 36 skipped, 37 acts again, 63 act for the first time.
+      const preview = await engine.services.runs.rerunPreview(failed.id);
+      const send = preview.steps.find((step) => step.nodeId === 'send');
+      expect(send).toMatchObject({ action: 'act', sideEffect: true, items: { skip: 36, deduplicate: 0, act: 64, review: 0 } });
+      expect(send?.reason).toBe('36 items skipped: already finished; 1 item act again; 63 items run for the first time.');
+      expect(preview.counts).toMatchObject({ skip: 36, act: 64, deduplicate: 0 });
 
       refusing = false;
       const callsBefore = honouring.calls.length;

@@ -12,7 +12,9 @@
  * items in flight finish, then the loop fails the run. An item that stops for review does
  * the same and the run waits for a person. An item that waits (a delay, a claim held
  * elsewhere) lets the others go on; the run parks until the earliest wake-up, and on
- * waking the finished items are skipped.
+ * waking the finished items are skipped. Pausing the flow stops new items from starting;
+ * once those in flight are recorded the run holds, and Resume goes on from the first item
+ * not done.
  */
 import { getMaxListeners, setMaxListeners } from 'node:events';
 import { FOR_EACH } from '../../core/step-kinds.ts';
@@ -20,7 +22,10 @@ import { MissingPathError } from '../../core/templates/render.ts';
 import { UserError } from './errors.ts';
 import type { TypedStep } from './flow/planned-step.ts';
 import { ItemJournal, type ItemEnding } from './item-journal.ts';
+import { readFlowPause } from '../store/pause.ts';
+import { holdIfPaused } from './flow-pause.ts';
 import { failRun } from './run-endings.ts';
+import { RunJournal } from './run-journal.ts';
 import type { StepWalk, WalkOptions, walkSteps } from './run-executor.ts';
 import { createRenderer, type StepResult } from './step-runtime.ts';
 
@@ -105,19 +110,55 @@ export async function runForEach(walk: StepWalk, step: TypedStep<'for.each'>, wa
     }
   };
 
+  // Pausing the flow stops a long list between items, as it stops a run between steps.
+  const pauseCheck = pauseWatch(walk);
+  let paused = false;
   // Lanes take the next item until the list is done or something stops the loop; an item
   // in flight always finishes, so each claim it won is recorded.
+  const canStart = () => !stopped && !paused && !thrown && next < items.length;
   const lane = async () => {
-    while (!stopped && !thrown && next < items.length) {
+    while (canStart()) {
+      if (await pauseCheck()) paused = true;
+      // Asked again after the wait: another lane may have taken the last item meanwhile.
+      if (!canStart()) break;
       const index = next++;
       await runItem(index).catch((error: unknown) => {
         thrown ??= { error };
       });
     }
   };
-  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, lane));
-  if (thrown) throw thrown.error;
+  for (;;) {
+    await Promise.all(Array.from({ length: Math.min(concurrency, items.length - next) }, lane));
+    if (thrown) throw thrown.error;
+    if (!paused || stopped || next >= items.length) break;
+    // The items in flight have finished and are recorded: hold the run, to go on from the
+    // first item not done when the flow is resumed. Resumed already: carry on.
+    if (walk.journal instanceof RunJournal && (await holdIfPaused(deps.db, walk.journal))) return { kind: 'ended' };
+    paused = false;
+  }
   return finishLoop(walk, step, { outputs, summary, failures, reviews, waits, stopOnError });
+}
+
+/** How often, at most, a running loop looks whether its flow was paused. */
+const PAUSE_CHECK_MS = 200;
+
+/**
+ * Whether the run's flow is paused, looked up at most every PAUSE_CHECK_MS (one primary-key
+ * read): a loop of 10,000 quick items does not read it 10,000 times. Top level only, as
+ * the executor's check between steps; a run in a test or a probe has no journal to hold.
+ */
+function pauseWatch(walk: StepWalk): () => Promise<boolean> {
+  if (!(walk.journal instanceof RunJournal)) return async () => false;
+  const { db, clock } = walk.deps;
+  const flowId = walk.run.flowId;
+  // The executor looked just before the loop began.
+  let lastLook = clock.now();
+  return async () => {
+    const now = clock.now();
+    if (now - lastLook < PAUSE_CHECK_MS) return false;
+    lastLook = now;
+    return (await readFlowPause(db, flowId)) !== null;
+  };
 }
 
 /** The list to walk, or a sentence saying why there is none. */

@@ -96,6 +96,14 @@ export function loopSummary(document: FlowDocument, loopId: string, records: Ind
   return summary;
 }
 
+/** The steps whose records one page of a loop's items needs: the loop itself and each item's body steps. */
+export function loopPageStepIds(document: FlowDocument, loopId: string, offset: number, limit: number): string[] {
+  const body = bodyNodes(document, loopId);
+  const ids = [loopId];
+  for (let item = offset + 1; item <= offset + limit; item++) for (const node of body) ids.push(`${node.id}@${item}`);
+  return ids;
+}
+
 /** One page of a loop's items, each with its steps. */
 export function loopItemPage(document: FlowDocument, loopId: string, records: IndexedRecords, offset: number, limit: number): { total: number; items: LoopItemView[] } {
   const body = bodyNodes(document, loopId);
@@ -119,17 +127,29 @@ export function uncertainItemSteps(document: FlowDocument, records: IndexedRecor
   return views;
 }
 
+/** Results of a loop the run page shows in its answer; each item's own are in its page of items. */
+export const LOOP_OUTPUT_HEAD = 100;
+
+/**
+ * A long loop's list of results is cut to its head in the page's answer (10,000 results
+ * would make every look at the run carry megabytes), with the full length beside it.
+ */
+function outputHead(output: unknown): { output?: unknown[]; outputTotal?: number } {
+  if (!Array.isArray(output) || output.length <= LOOP_OUTPUT_HEAD) return {};
+  return { output: output.slice(0, LOOP_OUTPUT_HEAD), outputTotal: output.length };
+}
+
 /**
  * Every step of the document, a For each step with its items' summary, then the item
  * steps waiting for review (the page shows a review panel for each).
  */
-export function stepViewsWithLoops(document: FlowDocument, records: IndexedRecords): Array<StepView & { loop?: LoopSummaryView }> {
+export function stepViewsWithLoops(document: FlowDocument, records: IndexedRecords): Array<StepView & { loop?: LoopSummaryView; outputTotal?: number }> {
   const loops = new Map<string, LoopSummaryView>();
   for (const node of document.nodes) if (node.type === FOR_EACH.type) loops.set(node.id, loopSummary(document, node.id, records));
-  const views: Array<StepView & { loop?: LoopSummaryView }> = document.nodes.map((node) => {
+  const views: Array<StepView & { loop?: LoopSummaryView; outputTotal?: number }> = document.nodes.map((node) => {
     const view = stepView(node, records);
     const loop = loops.get(node.id);
-    if (loop) return { ...view, loop };
+    if (loop) return { ...view, loop, ...outputHead(view.output) };
     const items = node.parentId === undefined ? undefined : loops.get(node.parentId)?.items;
     return items === undefined ? view : { ...view, status: bodyStepStatus(node, items, records) };
   });

@@ -22,6 +22,7 @@ import type { TypedStep } from './flow/planned-step.ts';
 import type { FlowPlan } from './flow-plan.ts';
 import { describeSkip, skipRecordOf } from './review-decisions.ts';
 import { keptOnSwitch } from './version-choice.ts';
+import { previewLoopItems } from './loop-preview.ts';
 import { triggerContext } from './run-executor.ts';
 import { renderTemplate, type RenderContext } from '../../core/templates/render.ts';
 import type { CheckpointRow, RunRow } from './types.ts';
@@ -40,6 +41,8 @@ export interface PreviewStep {
   keyChange?: { from: string; to: string };
   /** The step is not in the version the run used. */
   newInVersion?: boolean;
+  /** A step inside a For each: what the rerun does with it, counted over the loop's items. */
+  items?: Record<PreviewAction, number>;
 }
 
 /** The version a rerun moves to, when it moves. */
@@ -107,6 +110,10 @@ export async function previewRerun(db: Db, run: RunRow, plan: FlowPlan, switchin
       show('skip', `Skipped: ${checkpointWords(checkpoint)}.`);
       continue;
     }
+    if (step.type === 'for.each') {
+      steps.push(...await previewLoopItems({ db, run, plan, loop: step, context, checkpoints, began }));
+      continue;
+    }
     if (!sideEffect) {
       show('act', switching && ranBefore
         ? `Runs again${inNew}: it changes nothing outside Onceflow, so repeating it is harmless.`
@@ -155,7 +162,13 @@ export async function previewRerun(db: Db, run: RunRow, plan: FlowPlan, switchin
     }
   }
   const counts: Record<PreviewAction, number> = { skip: 0, deduplicate: 0, act: 0, review: 0 };
-  for (const step of steps) if (step.action === 'skip' || step.sideEffect) counts[step.action]++;
+  for (const step of steps) {
+    if (step.items) {
+      // A step inside a loop counts once per item, as it will act (or not) once per item.
+      counts.skip += step.items.skip;
+      if (step.sideEffect) for (const action of ['deduplicate', 'act', 'review'] as const) counts[action] += step.items[action];
+    } else if (step.action === 'skip' || step.sideEffect) counts[step.action]++;
+  }
   const kept = new Set(plan.order.map((step) => step.id));
   const removed = (switching?.previousPlan?.order ?? [])
     .filter((step) => step.id !== switching?.previousPlan?.trigger?.id && !kept.has(step.id))

@@ -12,6 +12,7 @@ import type { FlowPlan } from './flow-plan.ts';
 import { decideOutcome, retryPolicy } from './outcomes.ts';
 import { runSideEffectStep } from './protocol.ts';
 import { holdIfPaused } from './flow-pause.ts';
+import { retryLaterDelays } from '../../core/retry-later.ts';
 import { failRun, type RunEnded } from './run-endings.ts';
 import { ClaimFencedError, LeaseLostError, RunCancelledError, RunJournal, type StepJournal } from './run-journal.ts';
 import { createRenderer, masked, type EngineDeps, type StepExecution, type StepResult } from './step-runtime.ts';
@@ -55,6 +56,7 @@ export async function executeRun(engine: EngineDeps, inputs: RunInputs): Promise
   const deps = { ...engine, services: servicesForRun(engine.services, run) };
   const journal = new RunJournal(deps.db, run, deps.clock, deps.config.leaseMs);
   journal.planSteps = inputs.plan.order.filter((step) => step.id !== inputs.plan.trigger?.id).map((step) => step.id);
+  journal.retryLaterMs = retryLaterDelays(inputs.plan.document.settings);
   try {
     await walk(deps, inputs, journal);
   } catch (error) {

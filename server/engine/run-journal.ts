@@ -13,6 +13,7 @@ import { settleClaim } from '../store/claims.ts';
 import { recordAfterCancel } from './run-cancel.ts';
 import { endLeasedRun, renewRunLease } from '../store/runs.ts';
 import { writeCheckpointsAndEvents } from '../store/timeline.ts';
+import { scheduleAutoRerun } from '../store/auto-reruns.ts';
 import type { CheckpointRow, ClaimStatus, Clock, RunRow, RunStatus, TimelineEvent, TimelineEventType } from './types.ts';
 
 /** The worker no longer holds the run: another worker took it over, or it was cancelled. */
@@ -91,6 +92,12 @@ export class RunJournal {
   /** Nodes whose checkpoints the last flush wrote (for crash points). */
   lastFlushed: string[] = [];
 
+  /**
+   * The flow's delays before automatic reruns of a failed run (settings.retryFailedRuns),
+   * in milliseconds. A failure schedules the next one in its own transaction.
+   */
+  retryLaterMs: readonly number[] = [];
+
   async flush(options: FlushOptions = {}): Promise<void> {
     const now = this.clock.now();
     // Taken before the write: items of a For each step run at once and keep buffering
@@ -139,7 +146,13 @@ export class RunJournal {
       } else if (!ending) {
         if (!(await renewRunLease(tx, run, now + this.leaseMs))) throw new LeaseLostError(`Run ${run.id} is no longer held by this worker.`);
       }
-      await writeCheckpointsAndEvents(tx, checkpoints, events);
+      let written = events;
+      // A live run's failure: its next automatic rerun (or none left) is written with it.
+      if (ending?.status === 'failed' && run.testScope === null) {
+        const next = await scheduleAutoRerun(tx, run.id, this.retryLaterMs, now);
+        if (next) written = [...events, { runId: run.id, type: 'run.rerun_scheduled', nodeId: null, attempt: run.attempt, data: { ...next }, createdAt: now }];
+      }
+      await writeCheckpointsAndEvents(tx, checkpoints, written);
     });
   }
 }

@@ -10,17 +10,18 @@ import type { Db } from '../store/db.ts';
 import type { FlowStore } from '../store/flows.ts';
 import { currentAttemptStarts } from '../store/attempt-starts.ts';
 import { stepCounts } from '../store/run-stats.ts';
-import { getRun, insertRun, listRuns, transitionRun, type NewRun } from '../store/runs.ts';
+import { cancelAutoRerun, countAutoRerun } from '../store/auto-reruns.ts';
+import { getRun, getRunStatus, insertRun, listRuns, transitionRun, type NewRun } from '../store/runs.ts';
 import { holdForProbe } from '../store/probe-runs.ts';
 import { eventsAfter, readStepTraces } from '../store/run-page.ts';
-import { deleteCheckpoint, insertEvents, listEvents, loadCheckpoints, upsertCheckpoints } from '../store/timeline.ts';
+import { deleteCheckpoint, insertEvents, listEvents, loadCheckpoints, loadCheckpointsOf, upsertCheckpoints } from '../store/timeline.ts';
 import { NotFoundError, UserError } from './errors.ts';
 import type { PlanCache } from './flow-plan.ts';
 import { cancelRun } from './run-cancel.ts';
 import { moveForRerun, previewOnVersion, previewReplay, versionEventData, withBody } from './version-rerun.ts';
 import { pickVersion, type VersionChoice } from './version-choice.ts';
 import { indexRecords, stepKeys, summarizeRun } from './run-views.ts';
-import { loopItemPage, stepViewsWithLoops } from './loop-views.ts';
+import { loopItemPage, loopPageStepIds, stepViewsWithLoops } from './loop-views.ts';
 import { parentLink, withChildLinks } from './child-views.ts';
 import { SETTLED_RUN_STATUSES, type Clock, type RunRow, type RunStatus, type TestTargets } from './types.ts';
 
@@ -187,7 +188,10 @@ export function runService({ db, flows, plans, clock, onQueued }: RunServiceDeps
       const run = await requireRun(id);
       const plan = await plans.get(run.versionId);
       if (!plan?.bodies.has(loopId)) throw new UserError(`Run #${run.seq} has no For each step "${loopId}".`);
-      const [checkpoints, traces] = await Promise.all([loadCheckpoints(db, id), readStepTraces(db, id)]);
+      // Only the loop's own records and this page's items: a page of a 10,000-item loop
+      // reads a few dozen checkpoints, not every item's.
+      const nodeIds = loopPageStepIds(plan.document, loopId, offset, Math.min(limit, 100));
+      const [checkpoints, traces] = await Promise.all([loadCheckpointsOf(db, id, nodeIds), readStepTraces(db, id, nodeIds)]);
       const records = indexRecords(id, checkpoints, traces, await readClaims(db, stepKeys(checkpoints, traces)));
       return loopItemPage(plan.document, loopId, records, offset, Math.min(limit, 100));
     },
@@ -208,7 +212,9 @@ export function runService({ db, flows, plans, clock, onQueued }: RunServiceDeps
       let lastId = afterId;
       let lastStatus: RunStatus | undefined;
       while (!signal.aborted) {
-        const { status } = await requireRun(id);
+        // The status alone: a watcher looks twice a second, and a run's input may be large.
+        const status = await getRunStatus(db, id);
+        if (!status) throw new NotFoundError(`There is no run with id ${id}.`);
         const events = await eventsAfter(db, id, lastId, WATCH_BATCH);
         if (events.length > 0) lastId = events.at(-1)!.id ?? lastId;
         if (events.length > 0 || status !== lastStatus) yield { status, events, lastId };
@@ -224,13 +230,22 @@ export function runService({ db, flows, plans, clock, onQueued }: RunServiceDeps
      * A new attempt of the same run: checkpointed steps are skipped, claimed ones deduplicated.
      * On another version the run moves to it first (version-choice.ts says what that changes).
      */
-    async rerun(id: string, by = 'admin', version?: VersionChoice) {
+    /**
+     * Reruns a failed run (or one that needs review) from its checkpoints. `automatic` is
+     * the flow's own retry (settings.retryFailedRuns, auto-reruns.ts): it is counted, and
+     * says which one it is on the timeline; a person's rerun drops a pending automatic one.
+     */
+    async rerun(id: string, by = 'admin', version?: VersionChoice, options: { automatic?: { number: number; of: number } } = {}) {
       const run = await requireRun(id);
       const { target, ...preview } = await previewOnVersion({ db, flows, plans }, run, version);
+      const { automatic } = options;
       const moved = await db.transaction(async (tx) => {
         if (!(await transitionRun(tx, id, ['failed', 'needs_review'], 'queued', { attemptIncrement: true, now: clock.now() }))) return false;
         await moveForRerun(tx, { plans }, run, target);
-        await insertEvents(tx, [{ runId: id, type: 'run.rerun', nodeId: null, attempt: run.attempt + 1, data: { by, previousStatus: run.status, ...versionEventData(target, preview) }, createdAt: clock.now() }]);
+        if (automatic) await countAutoRerun(tx, id);
+        else await cancelAutoRerun(tx, id);
+        const data = { by, previousStatus: run.status, ...(automatic ? { automatic } : {}), ...versionEventData(target, preview) };
+        await insertEvents(tx, [{ runId: id, type: 'run.rerun', nodeId: null, attempt: run.attempt + 1, data, createdAt: clock.now() }]);
         return true;
       });
       if (!moved) throw new UserError(`Run #${run.seq} is ${run.status.replace('_', ' ')}; only a failed run or one that needs review can be rerun.`);

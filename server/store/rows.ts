@@ -284,7 +284,9 @@ export function toProof(row: Row): ProofRow {
 
 /** One mapper per table, for the test that holds them to the schema. */
 export const ROW_MAPPERS: readonly RowMapper[] = [
-  { table: 'runs', columns: RUN_COLUMNS, json: ['input'], unread: ['waits_for_run_id'], read: toRun },
+  // Automatic reruns are read where they are scheduled and shown (auto-reruns.ts); what a
+  // parked run waits for is only read by the wake-up statement (child-runs.ts).
+  { table: 'runs', columns: RUN_COLUMNS, json: ['input'], unread: ['waits_for_run_id', 'auto_rerun_at', 'auto_reruns'], read: toRun },
   { table: 'claims', columns: CLAIM_COLUMNS, json: ['request', 'output'], unread: [], read: toClaim },
   { table: 'checkpoints', columns: CHECKPOINT_COLUMNS, json: ['output'], unread: [], read: toCheckpoint },
   { table: 'timeline_events', columns: EVENT_COLUMNS, json: ['data'], unread: [], read: toEvent },

@@ -2,6 +2,7 @@
  * Reads for one run's page whose answers stay small however long the timeline grows:
  * a few rows per step instead of every event, and the tail of the timeline after an id.
  */
+import { isOneOf, perDialect } from './batch.ts';
 import type { Sql } from './db.ts';
 import { EVENT_COLUMNS, toEvent } from './rows.ts';
 import type { TimelineEvent } from './types.ts';
@@ -24,7 +25,7 @@ export interface StepTrace {
  * naming a key. Each window partitions by whether a row is of that kind, so rank 1 in the
  * "is of that kind" partition is the latest of it.
  */
-const STEP_TRACES = `
+const stepTraces = (only = '') => `
   SELECT ${EVENT_COLUMNS}, started, place, failure_place, key_place FROM (
     SELECT ${EVENT_COLUMNS},
       SUM(CASE WHEN type = 'step.started' THEN 1 ELSE 0 END) OVER (PARTITION BY node_id) AS started,
@@ -33,12 +34,17 @@ const STEP_TRACES = `
         THEN ROW_NUMBER() OVER (PARTITION BY node_id, type IN ('step.failed', 'step.retry_scheduled') ORDER BY id DESC) END AS failure_place,
       CASE WHEN data LIKE '%"key":"%'
         THEN ROW_NUMBER() OVER (PARTITION BY node_id, data LIKE '%"key":"%' ORDER BY id DESC) END AS key_place
-    FROM timeline_events WHERE run_id = ? AND node_id IS NOT NULL
+    FROM timeline_events WHERE run_id = ? AND node_id IS NOT NULL${only}
   ) ranked
   WHERE place = 1 OR failure_place = 1 OR key_place = 1`;
 
-export async function readStepTraces(sql: Sql, runId: string): Promise<StepTrace[]> {
-  const rows = await sql.all(STEP_TRACES, [runId]);
+const STEP_TRACES = stepTraces();
+const TRACES_OF_STEPS = perDialect((dialect) => stepTraces(` AND ${isOneOf(dialect, 'node_id')}`));
+
+/** Every step's trace; or, given `nodeIds`, only theirs (one page of a long loop's items). */
+export async function readStepTraces(sql: Sql, runId: string, nodeIds?: readonly string[]): Promise<StepTrace[]> {
+  if (nodeIds?.length === 0) return [];
+  const rows = nodeIds ? await sql.all(TRACES_OF_STEPS[sql.dialect], [runId, nodeIds]) : await sql.all(STEP_TRACES, [runId]);
   const traces = new Map<string, StepTrace>();
   for (const row of rows) {
     const event = toEvent(row);

@@ -142,6 +142,12 @@ export async function getRun(sql: Sql, id: string): Promise<RunRow | undefined> 
   return row ? toRun(row) : undefined;
 }
 
+/** Only a run's status: for waiting on a run without reading (and parsing) its input. */
+export async function getRunStatus(sql: Sql, id: string): Promise<RunStatus | undefined> {
+  const row = await sql.get('SELECT status FROM runs WHERE id = ?', [id]);
+  return row ? (row.status as RunStatus) : undefined;
+}
+
 export interface RunFilter {
   flowId?: string;
   status?: RunStatus;

@@ -1,5 +1,5 @@
 /** Timeline events and checkpoints: written in batches, inside the caller's transaction. */
-import { batchRows, perDialect } from './batch.ts';
+import { batchRows, isOneOf, perDialect } from './batch.ts';
 import type { Sql } from './db.ts';
 import { CHECKPOINT_COLUMNS, EVENT_COLUMNS, toCheckpoint, toEvent, toJson } from './rows.ts';
 import type { CheckpointRow, TimelineEvent } from './types.ts';
@@ -61,6 +61,15 @@ export async function writeCheckpointsAndEvents(sql: Sql, checkpoints: readonly 
 
 export async function loadCheckpoints(sql: Sql, runId: string): Promise<CheckpointRow[]> {
   const rows = await sql.all(`SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints WHERE run_id = ?`, [runId]);
+  return rows.map(toCheckpoint);
+}
+
+const CHECKPOINTS_OF_STEPS = perDialect((dialect) => `SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints WHERE run_id = ? AND ${isOneOf(dialect, 'node_id')}`);
+
+/** Only the named steps' checkpoints: one page of a long loop's items without reading all of them. */
+export async function loadCheckpointsOf(sql: Sql, runId: string, nodeIds: readonly string[]): Promise<CheckpointRow[]> {
+  if (nodeIds.length === 0) return [];
+  const rows = await sql.all(CHECKPOINTS_OF_STEPS[sql.dialect], [runId, nodeIds]);
   return rows.map(toCheckpoint);
 }
 

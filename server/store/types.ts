@@ -19,7 +19,7 @@ export const TIMELINE_EVENT_TYPES = [
   'step.started', 'step.succeeded', 'step.failed', 'step.retry_scheduled', 'step.skipped', 'step.duplicate',
   'step.key_conflict', 'step.waiting_for_claim', 'step.recovered', 'step.uncertain', 'step.resolved', 'step.waiting',
   'webhook.received', 'webhook.duplicate', 'webhook.rejected',
-  'run.held', 'run.released',
+  'run.held', 'run.released', 'run.rerun_scheduled',
 ] as const;
 export type TimelineEventType = (typeof TIMELINE_EVENT_TYPES)[number];
 

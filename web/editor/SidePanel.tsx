@@ -1,5 +1,6 @@
 import { useReactFlow } from '@xyflow/react';
 import type { KeyboardEvent } from 'react';
+import { FlowSettings } from './FlowSettings.tsx';
 import { Inspector } from './inspector/Inspector.tsx';
 import { SampleInputEditor } from './SampleInputEditor.tsx';
 import { useShallow } from 'zustand/react/shallow';
@@ -7,11 +8,12 @@ import { dispatch, selectSelectedStep, useEditorStore } from './useEditorStore.t
 import type { FlowProblem } from './useStepProblems.ts';
 import { VersionList, type VersionSummary } from './VersionList.tsx';
 
-export type PanelTab = 'step' | 'sample' | 'problems' | 'versions';
+export type PanelTab = 'step' | 'sample' | 'settings' | 'problems' | 'versions';
 
 const TABS: ReadonlyArray<{ tab: PanelTab; title: string }> = [
   { tab: 'step', title: 'Step' },
   { tab: 'sample', title: 'Sample inputs' },
+  { tab: 'settings', title: 'Settings' },
   { tab: 'problems', title: 'Problems' },
   { tab: 'versions', title: 'Versions' },
 ];
@@ -71,6 +73,7 @@ export function SidePanel({ flowId, tab, onTab, problems, versions, hookIds, rea
             </div>
           ))}
         {tab === 'sample' && <SampleInputEditor readOnly={readOnly} />}
+        {tab === 'settings' && <FlowSettings problems={problems} readOnly={readOnly} />}
         {tab === 'problems' && <ProblemList problems={problems} />}
         {tab === 'versions' && <VersionList flowId={flowId} versions={versions} />}
       </div>

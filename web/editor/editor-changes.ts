@@ -18,6 +18,8 @@ export interface FlowMeta {
   description?: string;
   sampleInput?: FlowDocument['sampleInput'];
   samples?: FlowDocument['samples'];
+  /** How the flow behaves around its runs (retry failed runs, alerts): kept whole, whatever it holds. */
+  settings?: FlowDocument['settings'];
 }
 
 export interface Snapshot {

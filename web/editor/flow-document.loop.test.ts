@@ -22,3 +22,14 @@ describe('a For each body between the document and the canvas', () => {
     expect(back.nodes.find((node) => node.id === 'after')).not.toHaveProperty('parentId');
   });
 });
+
+describe('a flow’s settings between the document and the canvas', () => {
+  it('keeps them whole, including ones this editor has no form for', () => {
+    const flow = {
+      format: 'onceflow/v1', name: 'Settings', nodes: [], edges: [],
+      settings: { retryFailedRuns: ['1m', '10m'], alerts: { on: ['failed'] } },
+    } as FlowDocument;
+    expect(documentFromSnapshot(snapshotFromDocument(flow)).settings).toEqual({ retryFailedRuns: ['1m', '10m'], alerts: { on: ['failed'] } });
+    expect(documentFromSnapshot(snapshotFromDocument({ ...flow, settings: {} }))).not.toHaveProperty('settings');
+  });
+});

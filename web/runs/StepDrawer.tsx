@@ -130,6 +130,11 @@ export function StepDrawer({ step, status, node, run, steps, events, context, on
             </Section>
             {!trigger && (
               <Section title="Output">
+                {step.outputTotal !== undefined && Array.isArray(step.output) && (
+                  <p className="muted" data-testid="step-drawer.output-cut">
+                    The first {step.output.length.toLocaleString('en')} of {step.outputTotal.toLocaleString('en')} results; each item&apos;s own are under Items.
+                  </p>
+                )}
                 <Json value={step.output} empty={status === 'not_reached' ? 'None: the step did not run.' : 'None recorded.'} />
               </Section>
             )}

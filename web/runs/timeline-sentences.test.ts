@@ -45,6 +45,13 @@ describe('timeline sentences', () => {
     expect(say(event('step.skipped', 'invoice', { reason: 'stale' }))).toContain('older than what was already recorded');
   });
 
+  it('says which automatic rerun is coming and which one started, on which version', () => {
+    const at = Date.now() + 10 * 60_000;
+    expect(say(event('run.rerun_scheduled', null, { at, number: 2, of: 3 }))).toMatch(/^Will try again — The flow says to try a failed run again: automatic rerun 2 of 3 starts .+, from the steps already done\.$/);
+    expect(say(event('run.rerun', null, { by: 'automatic', automatic: { number: 2, of: 3 }, version: 4 }, 3))).toMatch(/^Automatic rerun 2 of 3, on v4 — The flow’s setting/);
+    expect(say(event('run.rerun', null, { by: 'automatic', automatic: { number: 1, of: 1 }, version: 5, fromVersion: 4 }, 2))).toMatch(/^Automatic rerun 1 of 1, on v5 \(was v4\) — /);
+  });
+
   it('asks a person to decide an unknown outcome', () => {
     const text = say(event('step.uncertain', 'receipt', { key: 'k', message: 'The mail server did not answer after the email was sent.' }));
     expect(text).toBe('Outcome unknown — The mail server did not answer after the email was sent. Choose what happened.');

@@ -174,7 +174,25 @@ export function describeEvent(event: TimelineEntry, context: SentenceContext): S
       const name = stuck ? (context.step(stuck)?.label ?? stuck) : 'A step';
       return { title: 'Needs review', parts: [`“${name}” needs your decision before the run can go on.`], tone: 'warn', icon: 'question' };
     }
+    case 'run.rerun_scheduled': {
+      const at = number(data.at);
+      const which = automaticWords(data);
+      return {
+        title: 'Will try again',
+        parts: [`The flow says to try a failed run again: ${which ?? 'an automatic rerun'} starts ${at === undefined ? 'later' : formatWhen(at)}, from the steps already done.`],
+        tone: 'wait',
+        icon: 'retry',
+      };
+    }
     case 'run.rerun':
+      if (data.automatic) {
+        return {
+          title: `${capitalise(automaticWords(data) ?? 'automatic rerun')}${rerunVersion(data)}`,
+          parts: ['The flow’s setting “If a run fails, try it again” started this attempt. Steps that already finished are skipped, and work already done is not done again.', ...keyChangeWords(data)],
+          tone: 'info',
+          icon: 'repeat',
+        };
+      }
       return {
         title: rerunTitle(data),
         parts: [
@@ -291,6 +309,26 @@ function skipReason(data: Record<string, unknown>, decision: string | undefined)
 }
 
 /** "Rerun on v2 (was v1)" when the rerun moved the run to another version (version-choice.ts). */
+/** "automatic rerun 2 of 3", from a scheduled or started automatic rerun's data. */
+function automaticWords(data: Record<string, unknown>): string | undefined {
+  const source = (data.automatic ?? data) as Record<string, unknown>;
+  const which = number(source.number);
+  const of = number(source.of);
+  return which === undefined ? undefined : `automatic rerun ${which}${of === undefined ? '' : ` of ${of}`}`;
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** ", on v4" for an automatic rerun, with the version it ran before when it moved. */
+function rerunVersion(data: Record<string, unknown>): string {
+  const version = number(data.version);
+  const from = number(data.fromVersion);
+  if (version === undefined) return '';
+  return from === undefined ? `, on v${version}` : `, on v${version} (was v${from})`;
+}
+
 function rerunTitle(data: Record<string, unknown>): string {
   const version = number(data.version);
   const from = number(data.fromVersion);

@@ -43,6 +43,11 @@ export const flowDocumentSchema = z.object({
   samples: z.array(z.object({ name: z.string(), input: z.json() })).optional(),
   nodes: z.array(flowNodeSchema),
   edges: z.array(flowEdgeSchema).default([]),
+  // How the flow behaves around its runs (validate-settings.ts checks the values).
+  settings: z.object({
+    // Delays before automatic reruns of a failed run, e.g. ["1m", "10m", "1h"].
+    retryFailedRuns: z.array(z.string()).optional(),
+  }).loose().optional(),
 });
 
 export type FlowDocument = z.output<typeof flowDocumentSchema>;

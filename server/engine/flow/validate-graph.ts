@@ -30,6 +30,7 @@ export interface LooseFlow {
   name: string;
   sampleInput?: FlowDocument['sampleInput'];
   samples?: FlowDocument['samples'];
+  settings?: FlowDocument['settings'];
   nodes: LooseNode[];
   edges: LooseEdge[];
 }

@@ -3,6 +3,7 @@ import { documentIssueToProblem, type FlowProblem } from './problems.ts';
 import { buildSampleContext } from './sample.ts';
 import { checkGraph, type LooseEdge, type LooseFlow, type LooseNode } from './validate-graph.ts';
 import { checkSamples } from './validate-samples.ts';
+import { checkSettings } from './validate-settings.ts';
 import { checkLoops } from './validate-loops.ts';
 import { checkSteps } from './validate-steps.ts';
 
@@ -39,7 +40,7 @@ export function validateFlow(input: unknown): FlowValidation {
   const problems = parsed.success ? [] : parsed.error.issues.map((issue) => documentIssueToProblem(input, issue));
   const loose = parsed.success ? parsed.data : salvage(input);
   const sample = buildSampleContext(loose);
-  problems.push(...checkGraph(loose), ...checkLoops(loose), ...checkSteps(loose, sample), ...checkSamples(loose.samples));
+  problems.push(...checkGraph(loose), ...checkLoops(loose), ...checkSteps(loose, sample), ...checkSamples(loose.samples), ...checkSettings(loose.settings));
 
   const ok = parsed.success && !problems.some((problem) => problem.severity === 'error');
   return ok ? { ok, flow: parsed.data, problems } : { ok: false, problems };
@@ -72,10 +73,12 @@ function salvage(input: Record<string, unknown>): LooseFlow {
   }
   const sampleInput = flowDocumentSchema.shape.sampleInput.safeParse(input.sampleInput);
   const samples = flowDocumentSchema.shape.samples.safeParse(input.samples);
+  const settings = flowDocumentSchema.shape.settings.safeParse(input.settings);
   return {
     name: typeof input.name === 'string' ? input.name : '',
     ...(sampleInput.success && sampleInput.data !== undefined ? { sampleInput: sampleInput.data } : {}),
     ...(samples.success && samples.data !== undefined ? { samples: samples.data } : {}),
+    ...(settings.success && settings.data !== undefined ? { settings: settings.data } : {}),
     nodes,
     edges,
   };
