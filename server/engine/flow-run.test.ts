@@ -133,6 +133,27 @@ for (const kind of testDatabases()) {
       expect((await engine.services.runs.view(failed.id)).steps.find((step) => step.nodeId === 'after')?.output).toEqual({ child: 'F1' });
     });
 
+    it('a failed child whose flow tries it again later holds its parent until that rerun ends', async () => {
+      honouring.reset();
+      honouring.behave = () => ({ kind: 'status', status: 422 });
+      const childFlowId = await engine.publish({ ...invoiceFlow(honouring.url, { name: 'Retried child' }), settings: { retryFailedRuns: ['1m'] } });
+      const parentId = await engine.publish(parentFlow(childFlowId, { name: 'Parent of retried' }));
+      const { runId } = await engine.services.runs.start({ flowId: parentId, input: { order: { id: 'A1', total: 5 } } });
+      const waitingFor = async () => (await engine.services.runs.get(runId)).timeline.filter((event) => event.type === 'step.waiting').map((event) => String(event.data?.message));
+      for (let look = 0; look < 500 && !(await waitingFor()).some((message) => message.includes('tries it again')); look++) await new Promise((resolve) => setTimeout(resolve, 20));
+      const [child] = await childrenOf(runId);
+      expect((await waitingFor()).at(-1)).toMatch(new RegExp(`^Child run #${child!.seq} of Retried child failed: .*422.*\\. Its flow tries it again at .+, and this step waits for it\\.$`));
+      expect((await engine.waitForRun(runId, ['waiting'])).status).toBe('waiting');
+
+      honouring.behave = () => ({ kind: 'ok' });
+      const due = await engine.services.autoReruns.runDue(Date.now() + 2 * 60_000);
+      expect(due).toBe(1);
+      const parent = await engine.waitForRun(runId, ['succeeded', 'failed', 'needs_review'], 10_000);
+      expect(parent.status).toBe('succeeded');
+      expect(await childrenOf(runId)).toHaveLength(1);
+      expect(honouring.effects.get('A1:invoice')).toBe(1);
+    });
+
     it('a child that needs review holds its parent, which goes on once the child is decided', async () => {
       plain.reset();
       plain.behave = () => ({ kind: 'status', status: 503, act: true });

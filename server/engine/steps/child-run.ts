@@ -17,6 +17,7 @@
  */
 import { newId } from '../../ids.ts';
 import { readClaim, takeOverClaim, tryClaim } from '../../store/claims.ts';
+import { cancelAutoRerun, pendingAutoRerun } from '../../store/auto-reruns.ts';
 import { recordClaimChild } from '../../store/child-runs.ts';
 import type { Db } from '../../store/db.ts';
 import { flowStore } from '../../store/flows.ts';
@@ -48,7 +49,7 @@ export interface ChildMark {
   /** The parent attempt that last started or reran the child, or waited for it. */
   parentAttempt: number;
   /** What the parent last said about the child, so a wake-up repeats nothing. */
-  phase?: 'running' | 'needs_review';
+  phase?: 'running' | 'needs_review' | 'retrying';
 }
 
 export function childMark(value: unknown): ChildMark | undefined {
@@ -125,6 +126,9 @@ async function follow(step: StepExecution, ref: ClaimReference, claim: ClaimRow,
       return failWith(step, ref, child, `Child run #${child.seq} of ${name} was cancelled, so this step has no result.`);
     case 'failed': {
       const seen = mark?.childRunId === child.id && mark.parentAttempt === run.attempt;
+      // The child's flow tries failed runs again later (settings.retryFailedRuns): wait for that.
+      const retry = seen ? await pendingAutoRerun(deps.db, child.id) : null;
+      if (retry) return parkOn(step, ref, child, mark, childPlan, undefined, retry.at);
       if (seen) return failWith(step, ref, child, `Child run of ${name} failed: ${child.error ?? 'no reason was recorded.'}`);
       // A new attempt of this parent, or another parent run with the key: the child is
       // rerun from its checkpoints (its finished steps skipped, its keys deduplicated).
@@ -145,17 +149,19 @@ function failWith(step: StepExecution, ref: ClaimReference, child: RunRow, messa
 }
 
 /** Parks the parent until its child ends; says so on the timeline once per change. */
-async function parkOn(step: StepExecution, ref: ClaimReference, child: RunRow, before: ChildMark | undefined, childPlan: FlowPlan | null, note?: string): Promise<StepResult> {
+async function parkOn(step: StepExecution, ref: ClaimReference, child: RunRow, before: ChildMark | undefined, childPlan: FlowPlan | null, note?: string, retryAt?: number): Promise<StepResult> {
   const { deps, journal, node } = step;
   const run = journal.run;
   const name = childPlan?.document.name ?? child.flowId;
-  const phase = child.status === 'needs_review' ? 'needs_review' : 'running';
+  const phase = retryAt !== undefined ? 'retrying' : child.status === 'needs_review' ? 'needs_review' : 'running';
   const mark: ChildMark = { childRunId: child.id, parentAttempt: run.attempt, phase };
   journal.checkpoint(node.id, 'waiting', mark, ref);
   const changed = note !== undefined || before?.childRunId !== child.id || before.parentAttempt !== run.attempt || before.phase !== phase;
   if (changed) {
     const message = note ?? (phase === 'needs_review'
       ? `Child run #${child.seq} of ${name} needs review${child.error ? `: ${child.error}` : ''}. This step waits until it is decided there.`
+      : phase === 'retrying'
+      ? `Child run #${child.seq} of ${name} failed${child.error ? `: ${child.error}` : ''}. Its flow tries it again at ${new Date(retryAt!).toISOString()}, and this step waits for it.`
       : `Waiting for child run #${child.seq} of ${name}.`);
     journal.event('step.waiting', node.id, { message, childRunId: child.id, key: ref.key, scope: ref.scope });
   }
@@ -221,6 +227,8 @@ async function rerunChild(db: Db, now: number, child: RunRow, parent: RunRow, st
   const plans = new PlanCache(async (versionId) => (versionId === target.versionId ? targetPlan?.document ?? null : null));
   const moved = await db.transaction(async (tx) => {
     if (!(await transitionRun(tx, child.id, ['failed'], 'queued', { attemptIncrement: true, now }))) return false;
+    // As a person's rerun does: the automatic one it replaces is not scheduled any more.
+    await cancelAutoRerun(tx, child.id);
     await moveForRerun(tx, { plans }, child, target);
     await insertEvents(tx, [{
       runId: child.id, type: 'run.rerun', nodeId: null, attempt: child.attempt + 1, createdAt: now,
