@@ -30,7 +30,8 @@ export function FlowRunForm({ step }: { step: StepEditor }) {
   const thisFlow = useEditorStore(selectFlowId);
   const flows = useQuery(trpc.flows.list.queryOptions());
   const chosen = step.text('flowId');
-  const published = (flows.data ?? []).filter((flow) => flow.latestVersion !== null && flow.id !== thisFlow);
+  // Test snapshots are numbered below zero: only a version above zero is published.
+  const published = (flows.data ?? []).filter((flow) => (flow.latestVersion ?? 0) > 0 && flow.id !== thisFlow);
   const known = published.some((flow) => flow.id === chosen);
   const options = [
     { value: '', label: published.length === 0 ? 'No other flow is published yet' : 'Choose a flow…' },
