@@ -154,7 +154,7 @@ for (const kind of testDatabases()) {
       expect(honouring.effects.get('A1:invoice')).toBe(1);
     });
 
-    it('a child that needs review holds its parent, which goes on once the child is decided', async () => {
+    it('a child that needs review holds the runs waiting for it, which go on once the child is decided', async () => {
       plain.reset();
       plain.behave = () => ({ kind: 'status', status: 503, act: true });
       const childFlowId = await engine.publish(invoiceFlow(plain.url, { name: 'Unsure child', keyHeader: false, retryMax: 0 }));
@@ -174,9 +174,17 @@ for (const kind of testDatabases()) {
       expect((await said()).at(-1)).toBe(`Child run #${child!.seq} of Unsure child needs review: ${child!.error}. This step waits until it is decided there.`);
       expect((await engine.waitForRun(runId, ['waiting'])).status).toBe('waiting');
 
+      // A replay waits for the same child. The parent, parked and not acting, is cancelled
+      // (its claim stays with the child); the child's decision lets the replay go on.
+      const replay = await engine.services.runs.replay(runId);
+      await engine.waitForRun(replay.runId, ['waiting']);
+      expect(await engine.services.runs.cancel(runId)).toMatchObject({ acting: [], notRun: 1 });
+
       await engine.services.runs.resolve(child!.id, 'invoice', 'happened');
-      const parent = await engine.waitForRun(runId, ['succeeded', 'failed', 'needs_review'], 10_000);
-      expect(parent.status).toBe('succeeded');
+      const replayed = await engine.waitForRun(replay.runId, ['succeeded', 'failed', 'needs_review'], 10_000);
+      expect(replayed.status).toBe('succeeded');
+      expect((await engine.services.runs.view(replayed.id)).steps.find((step) => step.nodeId === 'call')).toMatchObject({ status: 'duplicate', child: { runId: child!.id, status: 'succeeded' } });
+      expect(await runsOfFlow(childFlowId)).toHaveLength(1);
       expect(plain.calls).toHaveLength(1);
       plain.behave = () => ({ kind: 'ok' });
     });

@@ -58,8 +58,11 @@ export async function cancelRun(db: Db, run: RunRow, plan: FlowPlan | null | und
     // A cancelled child wakes the runs waiting for it, which then fail their step.
     if (run.parentRunId !== null) await wakeWaiters(tx, run.parentRunId, run.id, now);
     // Read after the transition: a claim won before it is acting, and none can be won after.
-    const acting = await actingSteps(tx, run.id);
-    const notRun = stepsNotRun(plan, await loadCheckpoints(tx, run.id), acting);
+    // A step parked on its claim (a Run flow step waiting for its child) is not acting.
+    const checkpoints = await loadCheckpoints(tx, run.id);
+    const parked = new Set(checkpoints.filter((row) => row.status === 'waiting').map((row) => row.nodeId));
+    const acting = (await actingSteps(tx, run.id)).filter((nodeId) => !parked.has(nodeId));
+    const notRun = stepsNotRun(plan, checkpoints, acting);
     await insertEvents(tx, [{ runId: run.id, type: 'run.cancelled', nodeId: null, attempt: run.attempt, data: { by, previousStatus: run.status, acting, notRun }, createdAt: now }]);
     const label = (nodeId: string) => plan?.order.find((step) => step.id === nodeId)?.label ?? nodeId;
     return { runId: run.id, seq: run.seq, acting: acting.map((nodeId) => ({ nodeId, label: label(nodeId) })), notRun };
