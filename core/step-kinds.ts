@@ -18,6 +18,7 @@ export const NODE_TYPES = [
   'delay',
   'state.transition',
   'for.each',
+  'flow.run',
 ] as const;
 
 export type NodeType = (typeof NODE_TYPES)[number];
@@ -55,6 +56,17 @@ export const FOR_EACH = {
   defaultMaxItems: 10_000,
 } as const;
 
+/**
+ * A Run flow step starts a run of another flow's published version with an input and
+ * waits for its result. The child run is claimed under the step's key, so the step is a
+ * side effect whatever it declares: a rerun or replay of the parent never starts a second
+ * child (server/engine/steps/flow-run.ts).
+ */
+export const FLOW_RUN = {
+  type: 'flow.run',
+  label: 'Run flow',
+} as const;
+
 /** Values only a For each step's body can use: the current item and its position (from 1). */
 export const LOOP_ROOTS: readonly string[] = ['item', 'loop'];
 
@@ -72,6 +84,8 @@ const READ_ONLY_METHODS: readonly string[] = ['GET', 'HEAD', 'OPTIONS'];
  * guessing "harmless" wrongly could act twice.
  */
 export function isSideEffectStep(node: { type: string; data: Record<string, unknown> }): boolean {
+  // Its key is what keeps one child run per parent key, so it cannot be turned off.
+  if (node.type === FLOW_RUN.type) return true;
   const declared = node.data.sideEffect;
   if (typeof declared === 'boolean') return declared;
   switch (node.type) {

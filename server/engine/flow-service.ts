@@ -8,6 +8,7 @@ import type { FlowVersionRow } from '../store/types.ts';
 import { NotFoundError, UserError } from './errors.ts';
 import { flowDocumentSchema, type FlowDocument } from './flow/document.ts';
 import { readImport } from './flow/import-check.ts';
+import { checkFlowReferences } from './flow-references.ts';
 import { previewKey, validateFlow, type FlowProblem } from './flow/validate.ts';
 import type { KeyChangeStep, KeyChangeSummary } from './publish-guard.ts';
 
@@ -89,6 +90,9 @@ export function flowService(
   async function publishDocument(flowId: string, flow: FlowDocument, by: string, confirmKeyChanges = false) {
     const result = validateFlow(flow);
     if (!result.ok || !result.flow) throw new InvalidFlowError(result.problems, 'This flow cannot be published yet');
+    // The flows it runs must exist, be published, and never lead back to it.
+    const references = await checkFlowReferences(store, flowId, result.flow);
+    if (references.length > 0) throw new InvalidFlowError([...result.problems, ...references], 'This flow cannot be published yet');
     const summary = await summariseDraft(flowId, result.flow);
     if (summary.steps.length > 0 && !confirmKeyChanges) throw new KeyChangeNotConfirmedError(summary);
     const confirmed: ConfirmedKeyChanges | null = summary.steps.length === 0 ? null : {
@@ -196,9 +200,12 @@ export function flowService(
     async import(document: unknown, by = 'admin') {
       const reading = readImport(document);
       if (!reading.openable) throw new UserError(reading.message, { details: reading.problems });
-      const { problems } = validateFlow(reading.flow);
+      const validated = validateFlow(reading.flow);
       const now = clock();
       const id = newId('flow');
+      // A Run flow step naming a flow this server does not have (or not published) keeps
+      // the import a draft that says so, rather than refusing the file.
+      const problems = validated.flow ? [...validated.problems, ...(await checkFlowReferences(store, id, validated.flow))] : validated.problems;
       await store.create({ id, name: reading.flow.name, draft: JSON.stringify(reading.flow), createdAt: now, updatedAt: now });
       if (problems.some((problem) => problem.severity === 'error')) return { id, version: null, triggers: [] as Awaited<ReturnType<FlowStore['triggers']>>, problems };
       try {

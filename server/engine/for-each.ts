@@ -210,7 +210,9 @@ async function finishLoop(walk: StepWalk, step: TypedStep<'for.each'>, results: 
   if (waits.length > 0) {
     const wakeAt = Math.min(...waits.map((wait) => wait.wakeAt ?? walk.deps.clock.now() + 1000));
     journal.event('step.waiting', step.id, { until: wakeAt, message: `${summary.waiting} of ${summary.items} items are waiting; the others are done.`, summary });
-    await journal.flush({ ending: { status: 'waiting', wakeAt } });
+    // An item's child run that ended while other items went on wakes the run at once.
+    const waitsFor = waits.flatMap((wait) => wait.waitsFor ?? []);
+    await journal.flush({ ending: { status: 'waiting', wakeAt }, ...(waitsFor.length ? { waitsFor } : {}) });
     return { kind: 'ended' };
   }
   journal.checkpoint(step.id, 'succeeded', outputs);

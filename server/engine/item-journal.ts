@@ -5,7 +5,7 @@
  * events are written as usual (one fenced transaction), the `run.*` events are held back,
  * and the loop decides the run's ending once the items in flight have finished.
  */
-import type { ClaimOutcome, RunEnding, StepJournal } from './run-journal.ts';
+import type { FlushOptions, StepJournal } from './run-journal.ts';
 import type { CheckpointRow, TimelineEventType } from './types.ts';
 
 /** How an item stopped before its body was through, as the step asked for the run. */
@@ -15,6 +15,8 @@ export interface ItemEnding {
   /** The item's step that ended it (`send@37`). */
   nodeId: string | null;
   wakeAt?: number | null;
+  /** The child runs it waits for (Run flow steps), for the loop's parking of the run. */
+  waitsFor?: readonly string[];
 }
 
 export class ItemJournal implements StepJournal {
@@ -48,13 +50,14 @@ export class ItemJournal implements StepJournal {
     this.parent.checkpoint(nodeId, status, output, key);
   }
 
-  async flush(options: { claim?: ClaimOutcome; ending?: RunEnding } = {}): Promise<void> {
-    const { claim, ending } = options;
+  async flush(options: FlushOptions = {}): Promise<void> {
+    const { claim, ending, waitsFor } = options;
     if (ending) {
       if (ending.status === 'succeeded' || ending.status === 'held') throw new Error(`A step inside a For each cannot end the run as ${ending.status}.`);
-      this.ending = { status: ending.status, message: ending.error ?? '', nodeId: this.lastStep, wakeAt: ending.wakeAt ?? null };
+      this.ending = { status: ending.status, message: ending.error ?? '', nodeId: this.lastStep, wakeAt: ending.wakeAt ?? null, ...(waitsFor ? { waitsFor } : {}) };
     }
     // Without an ending the write still proves the run's lease (or the claim's fence).
+    // The item's park is not the run's: what it waits for goes with the loop's (for-each.ts).
     await this.parent.flush(claim ? { claim } : {});
   }
 }

@@ -146,7 +146,7 @@ async function noteExpiredKey(step: StepExecution, ref: { scope: string; key: st
 }
 
 /** Lost the claim to a finished step: reuse its result, or refuse when the inputs differ. */
-async function answerFromRecord(step: StepExecution, claim: ClaimRow, hash: string, request: unknown): Promise<StepResult> {
+export async function answerFromRecord(step: StepExecution, claim: ClaimRow, hash: string, request: unknown): Promise<StepResult> {
   const { journal, node } = step;
   const ref = { scope: claim.scope, key: claim.key };
   if (claim.fingerprint === hash || (claim.ownerRunId === journal.run.id && claim.ownerNodeId === node.id)) {

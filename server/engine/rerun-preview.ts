@@ -14,6 +14,8 @@
  * the step acts again, and the preview says when the key expired.
  */
 import { readClaim } from '../store/claims.ts';
+import { FLOW_RUN } from '../../core/step-kinds.ts';
+import { childRunIdOf } from './child-views.ts';
 import { getRun } from '../store/runs.ts';
 import type { Db } from '../store/db.ts';
 import { readStepTraces } from '../store/run-page.ts';
@@ -179,6 +181,12 @@ export async function previewRerun(db: Db, run: RunRow, plan: FlowPlan, switchin
     } else if (claim?.status === 'uncertain') {
       const skipped = skipRecordOf(claim.output);
       show('review', `Waits for a decision: ${skipped ? describeSkip(skipped) : `it is not known whether key ${ref.key} was done.`}`);
+    } else if (step.type === FLOW_RUN.type && claim?.status === 'in_progress' && childRunIdOf(claim.output) !== undefined) {
+      // The key started a child run: a rerun follows that run, never starts another.
+      const child = await getRun(db, childRunIdOf(claim.output)!);
+      const named = child ? `child run #${child.seq}` : 'the child run its key started';
+      if (child?.status === 'failed') show('act', `Reruns ${named} from its checkpoints: its key started that run, so no second child is started.`);
+      else show('deduplicate', `Waits for ${named}: its key started that run, so no second child is started.`);
     } else {
       const why = claim?.status === 'failed' ? ' (the last try was refused)' : ranBefore ? '' : '; this run did not get to it before';
       show('act', `${acts}: nothing was done yet with key ${ref.key}${why}.`);

@@ -17,6 +17,7 @@
  * `run.cancelled` (with `finished`) says how it ended and counts again.
  */
 import type { Db, Sql } from '../store/db.ts';
+import { wakeWaiters } from '../store/child-runs.ts';
 import { settleClaim } from '../store/claims.ts';
 import { actingSteps, cancelledBy, leaseState } from '../store/run-cancel.ts';
 import { transitionRun } from '../store/runs.ts';
@@ -54,9 +55,14 @@ export async function cancelRun(db: Db, run: RunRow, plan: FlowPlan | null | und
   return db.transaction(async (tx) => {
     const now = clock.now();
     if (!(await transitionRun(tx, run.id, CANCELLABLE, 'cancelled', { now }))) return undefined;
+    // A cancelled child wakes the runs waiting for it, which then fail their step.
+    if (run.parentRunId !== null) await wakeWaiters(tx, run.parentRunId, run.id, now);
     // Read after the transition: a claim won before it is acting, and none can be won after.
-    const acting = await actingSteps(tx, run.id);
-    const notRun = stepsNotRun(plan, await loadCheckpoints(tx, run.id), acting);
+    // A step parked on its claim (a Run flow step waiting for its child) is not acting.
+    const checkpoints = await loadCheckpoints(tx, run.id);
+    const parked = new Set(checkpoints.filter((row) => row.status === 'waiting').map((row) => row.nodeId));
+    const acting = (await actingSteps(tx, run.id)).filter((nodeId) => !parked.has(nodeId));
+    const notRun = stepsNotRun(plan, checkpoints, acting);
     await insertEvents(tx, [{ runId: run.id, type: 'run.cancelled', nodeId: null, attempt: run.attempt, data: { by, previousStatus: run.status, acting, notRun }, createdAt: now }]);
     const label = (nodeId: string) => plan?.order.find((step) => step.id === nodeId)?.label ?? nodeId;
     return { runId: run.id, seq: run.seq, acting: acting.map((nodeId) => ({ nodeId, label: label(nodeId) })), notRun };

@@ -20,7 +20,8 @@ import { stepKind } from './steps/registry.ts';
 import { performStep, servicesForRun } from './test-mode/perform.ts';
 import type { Renderer, StepKind } from './steps/types.ts';
 import { runForEach } from './for-each.ts';
-import { FOR_EACH } from '../../core/step-kinds.ts';
+import { FLOW_RUN, FOR_EACH } from '../../core/step-kinds.ts';
+import { runFlowStep } from './steps/child-run.ts';
 import { collectSecretValues, MissingPathError, type RenderContext } from '../../core/templates/render.ts';
 import type { CheckpointRow, RunRow } from './types.ts';
 import { loadCheckpoints } from '../store/timeline.ts';
@@ -176,7 +177,9 @@ export async function walkSteps(walk: StepWalk, steps: readonly PlannedStep[], o
     if (options.checkPause && checkPause && journal instanceof RunJournal && (await holdIfPaused(deps.db, journal))) return { kind: 'ended' };
     checkPause = true;
     const execution = { deps, journal, flowId: walk.run.flowId, node: step, render: walk.render, signal: walk.signal, secretValues: walk.secretValues };
-    const result = step.type === FOR_EACH.type ? await runForEach(walk, step, walkSteps) : await executeStep(execution, previous);
+    const result = step.type === FOR_EACH.type ? await runForEach(walk, step, walkSteps)
+      : step.type === FLOW_RUN.type ? await runFlowStep(execution, previous)
+      : await executeStep(execution, previous);
     if (result.kind === 'ended') return result;
     context.steps[planned.id] = { output: result.output };
     live.set(planned.id, result.stop ? undefined : exitTaken(step, result.output));

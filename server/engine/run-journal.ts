@@ -8,6 +8,7 @@
  * flush they simply run again, which is harmless by definition.
  */
 import type { Db } from '../store/db.ts';
+import { holdChildren, wakeWaiters } from '../store/child-runs.ts';
 import { settleClaim } from '../store/claims.ts';
 import { recordAfterCancel } from './run-cancel.ts';
 import { endLeasedRun, renewRunLease } from '../store/runs.ts';
@@ -45,6 +46,17 @@ export interface RunEnding {
   wakeAt?: number | null;
   /** The step a failed run failed at, kept on the run so runs can be found by it. */
   failedNode?: string | null;
+}
+
+export interface FlushOptions {
+  claim?: ClaimOutcome;
+  ending?: RunEnding;
+  /**
+   * The child runs a parking run waits for (Run flow steps): their rows are taken first in
+   * the transaction, before the run's own, and a child that already ended wakes the run at
+   * once instead of at its wake-up time (store/child-runs.ts).
+   */
+  waitsFor?: readonly string[];
 }
 
 /**
@@ -88,7 +100,7 @@ export class RunJournal {
    */
   retryLaterMs: readonly number[] = [];
 
-  async flush(options: { claim?: ClaimOutcome; ending?: RunEnding } = {}): Promise<void> {
+  async flush(options: FlushOptions = {}): Promise<void> {
     const now = this.clock.now();
     // Taken before the write: items of a For each step run at once and keep buffering
     // while this transaction is written; theirs go with the next flush.
@@ -112,16 +124,20 @@ export class RunJournal {
     this.lastFlushed = checkpoints.map((checkpoint) => checkpoint.nodeId);
   }
 
-  private async write(options: { claim?: ClaimOutcome; ending?: RunEnding }, now: number, checkpoints: CheckpointRow[], events: TimelineEvent[]): Promise<void> {
+  private async write(options: FlushOptions, now: number, checkpoints: CheckpointRow[], events: TimelineEvent[]): Promise<void> {
     const { run } = this;
     await this.db.transaction(async (tx) => {
       const ending = options.ending;
+      const wakeNow = options.waitsFor?.length ? await holdChildren(tx, run.id, options.waitsFor) : false;
       if (ending) {
         const held = await endLeasedRun(tx, run, {
-          status: ending.status, error: ending.error ?? null, wakeAt: ending.wakeAt ?? null, finishedAt: ending.status === 'waiting' || ending.status === 'held' ? null : now,
+          status: ending.status, error: ending.error ?? null, wakeAt: wakeNow && ending.status === 'waiting' ? now : ending.wakeAt ?? null,
+          finishedAt: ending.status === 'waiting' || ending.status === 'held' ? null : now,
           failedNode: ending.failedNode ?? null,
         });
         if (!held) throw new LeaseLostError(`Run ${run.id} is no longer held by this worker.`);
+        // A child run's end wakes the runs waiting for it (steps/child-run.ts).
+        if (run.parentRunId !== null && ending.status !== 'waiting' && ending.status !== 'held') await wakeWaiters(tx, run.parentRunId, run.id, now);
       }
       if (options.claim) {
         // Without an ending, the claim's update also checks the run's fence (one statement).

@@ -24,6 +24,7 @@ import { moveForRerun, previewOnVersion, previewReplay, versionEventData, withBo
 import { pickVersion, type VersionChoice } from './version-choice.ts';
 import { indexRecords, stepKeys, summarizeRun } from './run-views.ts';
 import { loopItemPage, loopPageStepIds, stepViewsWithLoops } from './loop-views.ts';
+import { parentLink, withChildLinks } from './child-views.ts';
 import { SETTLED_RUN_STATUSES, type Clock, type RunRow, type RunStatus, type TestTargets } from './types.ts';
 
 export type ReviewDecision = 'happened' | 'do-it' | 'skip';
@@ -181,9 +182,10 @@ export function runService({ db, flows, plans, clock, onQueued }: RunServiceDeps
         plans.get(run.versionId), flows.version(run.versionId), loadCheckpoints(db, id), readStepTraces(db, id),
       ]);
       const claims = await readClaims(db, stepKeys(checkpoints, traces));
+      const steps = plan ? stepViewsWithLoops(plan.document, indexRecords(id, checkpoints, traces, claims)) : [];
       return {
-        run: { ...summarizeRun(run), input: run.input, version: version?.version ?? null, flowName: plan?.document.name ?? null },
-        steps: plan ? stepViewsWithLoops(plan.document, indexRecords(id, checkpoints, traces, claims)) : [],
+        run: { ...summarizeRun(run), input: run.input, version: version?.version ?? null, flowName: plan?.document.name ?? null, parent: await parentLink(db, plans, run) },
+        steps: await withChildLinks(db, plans, steps),
       };
     },
 

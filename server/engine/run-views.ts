@@ -21,12 +21,14 @@ export interface RunSummary {
   finishedAt: number | null;
   /** Set on test runs: badged *Test* wherever runs are shown. */
   test: { scope: string; targets: TestTargets } | null;
+  /** Set on a run a Run flow step started: badged *Child* in lists. */
+  parentRunId: string | null;
 }
 
 export function summarizeRun(run: RunRow): RunSummary {
   const { id, seq, flowId, versionId, status, triggerKind, eventId, replayOf, attempt, error, createdAt, startedAt, finishedAt } = run;
   const test = run.testScope === null ? null : { scope: run.testScope, targets: run.testTargets ?? 'stand-ins' };
-  return { id, seq, flowId, versionId, status, triggerKind, eventId, replayOf, attempt, error, createdAt, startedAt, finishedAt, test };
+  return { id, seq, flowId, versionId, status, triggerKind, eventId, replayOf, attempt, error, createdAt, startedAt, finishedAt, test, parentRunId: run.parentRunId };
 }
 
 export type StepStatus = 'succeeded' | 'duplicate' | 'skipped' | 'uncertain' | 'failed' | 'waiting' | 'running' | 'not_reached';

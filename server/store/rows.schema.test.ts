@@ -36,7 +36,7 @@ type Matches<Row, Model, Json extends keyof Model = never, Unread extends keyof 
   [NameDrift<Row, Model, Unread> | TypeDrift<Row, Model, Json>] extends [never] ? true : NameDrift<Row, Model, Unread> | TypeDrift<Row, Model, Json>;
 
 it('types every row as its generated Prisma model (checked by the compiler)', () => {
-  expectTypeOf<Matches<RunRow, RunModel, 'input', 'autoRerunAt' | 'autoReruns'>>().toEqualTypeOf<true>();
+  expectTypeOf<Matches<RunRow, RunModel, 'input', 'waitsForRunId' | 'autoRerunAt' | 'autoReruns'>>().toEqualTypeOf<true>();
   expectTypeOf<Matches<ClaimRow, ClaimModel, 'request' | 'output'>>().toEqualTypeOf<true>();
   expectTypeOf<Matches<CheckpointRow, CheckpointModel, 'output'>>().toEqualTypeOf<true>();
   expectTypeOf<Matches<TimelineEvent, TimelineEventModel, 'data'>>().toEqualTypeOf<true>();

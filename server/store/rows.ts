@@ -16,7 +16,7 @@ const orNull = (value: unknown): string | null => (value as string | null) ?? nu
 const numberOrNull = (value: unknown): number | null => (value == null ? null : Number(value));
 
 export const RUN_COLUMNS =
-  'id, seq, flow_id, version_id, status, input, trigger_kind, trigger_node, event_id, replay_of, attempt, lease_owner, lease_until, lease_fence, wake_at, error, created_at, started_at, finished_at, created_by, test_scope, test_targets, failed_node';
+  'id, seq, flow_id, version_id, status, input, trigger_kind, trigger_node, event_id, replay_of, attempt, lease_owner, lease_until, lease_fence, wake_at, error, created_at, started_at, finished_at, created_by, test_scope, test_targets, failed_node, parent_run_id, parent_node_id';
 
 export function toRun(row: Row): RunRow {
   return {
@@ -43,6 +43,8 @@ export function toRun(row: Row): RunRow {
     testScope: orNull(row.test_scope),
     testTargets: orNull(row.test_targets) as RunRow['testTargets'],
     failedNode: orNull(row.failed_node),
+    parentRunId: orNull(row.parent_run_id),
+    parentNodeId: orNull(row.parent_node_id),
   };
 }
 
@@ -321,8 +323,9 @@ export function toInputValue(row: Row): InputValueRow {
 
 /** One mapper per table, for the test that holds them to the schema. */
 export const ROW_MAPPERS: readonly RowMapper[] = [
-  // Automatic reruns are read where they are scheduled and shown (auto-reruns.ts).
-  { table: 'runs', columns: RUN_COLUMNS, json: ['input'], unread: ['auto_rerun_at', 'auto_reruns'], read: toRun },
+  // Automatic reruns are read where they are scheduled and shown (auto-reruns.ts); what a
+  // parked run waits for is only read by the wake-up statement (child-runs.ts).
+  { table: 'runs', columns: RUN_COLUMNS, json: ['input'], unread: ['waits_for_run_id', 'auto_rerun_at', 'auto_reruns'], read: toRun },
   { table: 'claims', columns: CLAIM_COLUMNS, json: ['request', 'output'], unread: [], read: toClaim },
   { table: 'checkpoints', columns: CHECKPOINT_COLUMNS, json: ['output'], unread: [], read: toCheckpoint },
   { table: 'timeline_events', columns: EVENT_COLUMNS, json: ['data'], unread: [], read: toEvent },

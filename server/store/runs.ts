@@ -23,6 +23,8 @@ export interface NewRun {
   createdBy: string;
   /** Test runs only (absent: a live run). */
   test?: { scope: string; targets: TestTargets };
+  /** A child run: the parent run and the Run flow step that started it. */
+  parent?: { runId: string; nodeId: string };
 }
 
 /**
@@ -40,9 +42,9 @@ export async function insertRun(sql: Sql, run: NewRun, extraEvents: TimelineEven
   const nextSeq =
     sql.dialect === 'sqlite' ? '(SELECT COALESCE(MAX(seq), 0) + 1 FROM runs)' : "nextval('runs_seq_seq')";
   const row = await sql.get<{ seq: number }>(
-    `INSERT INTO runs (id, seq, flow_id, version_id, status, input, trigger_kind, trigger_node, event_id, replay_of, attempt, lease_fence, created_at, created_by, test_scope, test_targets)
-     VALUES (?, ${nextSeq}, ?, ?, ${NEW_RUN_STATUS}, ?, ?, ?, ?, ?, 1, 0, ?, ?, ?, ?) RETURNING seq`,
-    [run.id, run.flowId, run.versionId, run.flowId, toJson(run.input), run.triggerKind, run.triggerNode, run.eventId, run.replayOf, run.createdAt, run.createdBy, run.test?.scope ?? null, run.test?.targets ?? null],
+    `INSERT INTO runs (id, seq, flow_id, version_id, status, input, trigger_kind, trigger_node, event_id, replay_of, attempt, lease_fence, created_at, created_by, test_scope, test_targets, parent_run_id, parent_node_id)
+     VALUES (?, ${nextSeq}, ?, ?, ${NEW_RUN_STATUS}, ?, ?, ?, ?, ?, 1, 0, ?, ?, ?, ?, ?, ?) RETURNING seq`,
+    [run.id, run.flowId, run.versionId, run.flowId, toJson(run.input), run.triggerKind, run.triggerNode, run.eventId, run.replayOf, run.createdAt, run.createdBy, run.test?.scope ?? null, run.test?.targets ?? null, run.parent?.runId ?? null, run.parent?.nodeId ?? null],
   );
   const seq = Number(row!.seq);
   await insertInputValues(sql, seq, inputValues(searchedBody(run)));
@@ -52,7 +54,7 @@ export async function insertRun(sql: Sql, run: NewRun, extraEvents: TimelineEven
 
 /** The `run.queued` event every new run's timeline starts with (after what started it). */
 export function queuedEvent(run: NewRun): TimelineEvent {
-  return { runId: run.id, type: 'run.queued', nodeId: null, attempt: 1, data: { trigger: run.triggerKind, eventId: run.eventId, replayOf: run.replayOf, ...(run.test ? { test: run.test } : {}) }, createdAt: run.createdAt };
+  return { runId: run.id, type: 'run.queued', nodeId: null, attempt: 1, data: { trigger: run.triggerKind, eventId: run.eventId, replayOf: run.replayOf, ...(run.test ? { test: run.test } : {}), ...(run.parent ? { parent: run.parent } : {}) }, createdAt: run.createdAt };
 }
 
 export interface LeaseRequest {

@@ -52,6 +52,9 @@ export interface RunRow {
   testTargets: TestTargets | null;
   /** The step a failed run failed at (null otherwise, or when no step did). */
   failedNode: string | null;
+  /** Set on a run started by a Run flow step: the parent run and its step (flow-run.ts). */
+  parentRunId: string | null;
+  parentNodeId: string | null;
 }
 
 /** A test run's side effects go to the built-in stand-ins, or (when asked) to the real services. */

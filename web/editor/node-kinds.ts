@@ -91,6 +91,14 @@ export const KINDS: readonly KindInfo[] = [
     defaults: () => ({ label: 'Post message', url: '', text: '' }),
   },
   {
+    kind: 'flow.run',
+    label: 'Run flow',
+    group: 'action',
+    summary: 'Runs another flow and waits for its result',
+    idBase: 'runflow',
+    defaults: () => ({ label: 'Run flow', input: '{{ trigger.body }}' }),
+  },
+  {
     kind: 'transform',
     label: 'Transform',
     group: 'logic',

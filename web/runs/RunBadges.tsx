@@ -4,12 +4,17 @@
  */
 import type { RunListItem } from './run-types.ts';
 
-type Badged = Pick<RunListItem, 'version' | 'test'>;
+type Badged = Pick<RunListItem, 'version' | 'test'> & { parentRunId?: string | null };
 
 export function RunBadges({ run }: { run: Badged }) {
   return (
     <>
       {run.version !== null && <span className="badge badge--version">{run.version < 0 ? 'draft' : `v${run.version}`}</span>}
+      {run.parentRunId && (
+        <span className="badge" data-testid="run.child-badge" title="Started by a Run flow step of another run">
+          Child
+        </span>
+      )}
       {run.test && (
         <span
           className="badge badge--test"

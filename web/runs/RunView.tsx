@@ -186,6 +186,17 @@ function RunHeader({ data: { run }, counts, numbers, spans, onRerun }: HeaderPro
           <span className="run-head__stat">{plural(counts.skipped, 'step')} skipped</span>
           {counts.repeats > 0 && <span className="run-head__stat is-dedupe">{plural(counts.repeats, 'repeated delivery', 'repeated deliveries')} ignored</span>}
         </p>
+        {run.parent && (
+          <p className="run-head__meta" data-testid="run.parent">
+            <span>
+              Started by{' '}
+              <a href={`/runs/${run.parent.runId}`} onClick={(event) => { event.preventDefault(); navigate(`/runs/${run.parent!.runId}`); }}>
+                {run.parent.flowName ?? 'Flow'} run #{run.parent.seq}
+              </a>
+              , step “{run.parent.stepLabel}”
+            </span>
+          </p>
+        )}
         {run.status === 'failed' && run.error && <p className="run-head__error">{readableMessage(run.error)}</p>}
         {replayError && <p role="alert" className="error">{replayError}</p>}
       </div>

@@ -8,7 +8,7 @@ import { KindIcon } from '../editor/KindIcon.tsx';
 import { isTriggerKind, kindInfo, kindLabel } from '../editor/node-kinds.ts';
 import { navigate } from '../lib/router.ts';
 import { conditionOutcome, EXIT_WORDS } from './condition-words.ts';
-import { formatDateTime, formatTime, readableMessage, runRef, STEP_STATUS_WORDS } from './run-words.ts';
+import { formatDateTime, formatTime, readableMessage, runRef, RUN_STATUS_WORDS, STEP_STATUS_WORDS } from './run-words.ts';
 import type { RunInfo, StepInfo, StepStatus, TimelineEntry } from './run-types.ts';
 import { renderedInput, triggerOf } from './step-input.ts';
 import { describeEvent, type SentenceContext } from './timeline-sentences.ts';
@@ -97,6 +97,17 @@ export function StepDrawer({ step, status, node, run, steps, events, context, on
               <dt>Last change</dt>
               <dd>{formatDateTime(step.claim.updatedAt)}</dd>
             </dl>
+          </Section>
+        )}
+
+        {step.child && (
+          <Section title="Child run">
+            <p data-testid="step-drawer.child">
+              <a href={`/runs/${step.child.runId}`} onClick={(event) => { event.preventDefault(); navigate(`/runs/${step.child!.runId}`); }}>
+                {step.child.flowName ?? 'Flow'} run #{step.child.seq}
+              </a>
+              {' '}— {RUN_STATUS_WORDS[step.child.status].toLowerCase()}. Its key claims this run, so a rerun or replay of this run waits for it instead of starting another.
+            </p>
           </Section>
         )}
 

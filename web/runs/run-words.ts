@@ -82,6 +82,7 @@ export function triggerWords(run: TriggerFacts, numbers: ReadonlyMap<string, num
   if (run.replayOf) words = `Replay of ${runRef(run.replayOf, numbers)}`;
   else if (run.triggerKind === 'webhook') words = run.eventId ? `Webhook event ${run.eventId}` : 'Webhook event';
   else if (run.triggerKind === 'schedule') words = `Schedule, ${scheduleTime(run.eventId)}`;
+  else if (run.triggerKind === 'flow') words = 'Started by another run';
   else words = 'Started by hand';
   return run.attempt > 1 ? `${words} · rerun, attempt ${run.attempt}` : words;
 }

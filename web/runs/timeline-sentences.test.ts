@@ -11,6 +11,7 @@ const steps: Record<string, { label: string; type: string }> = {
   receipt: { label: 'Email the receipt', type: 'email.send' },
   shop: { label: 'Order paid', type: 'trigger.webhook' },
   big: { label: 'Big order?', type: 'condition' },
+  bill: { label: 'Bill the order', type: 'flow.run' },
 };
 const context: SentenceContext = { runId: 'run_this', step: (id) => steps[id], numbers: new Map([['run_first', 12]]) };
 
@@ -42,6 +43,13 @@ describe('timeline sentences', () => {
     expect(formatDay(new Date(2025, 11, 30, 12).getTime(), new Date(2026, 0, 2).getTime())).toMatch(/2025/);
     expect(formatDay(expiredAt, now)).not.toMatch(/2025/);    expect(expiredWarning(1)).toBe('One side-effect step meets a key that has expired: the work was done before, long enough ago that its key was forgotten, so it will be done again.');
     expect(expiredWarning(12)).toMatch(/^12 side-effect steps meet keys that have expired: /);
+  });
+
+  it('a Run flow step says which child it waits for, and that a repeat started no second child', () => {
+    expect(say(event('step.waiting', 'bill', { childRunId: 'run_child', message: 'Child run #7 of Invoice needs review: unknown. This step waits until it is decided there.' })))
+      .toBe('Waiting for a child run — “Bill the order”: Child run #7 of Invoice needs review: unknown. This step waits until it is decided there.');
+    expect(say(event('step.duplicate', 'bill', { key: '4417:child', runId: 'run_first' }))).toContain('no second child run was started');
+    expect(say(event('run.queued', null, { trigger: 'flow' }))).toBe('Queued — Started by a Run flow step of another run; waiting for a worker to pick it up.');
   });
 
   it('keeps the key apart from the words, to be shown as code', () => {

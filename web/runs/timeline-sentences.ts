@@ -55,6 +55,7 @@ export function eventGroup(type: string): EventGroup {
 export function effectPhrase(type: string | undefined, label: string | undefined): string {
   if (type === 'email.send') return 'no second email was sent';
   if (type === 'message.post') return 'no second message was posted';
+  if (type === 'flow.run') return 'no second child run was started';
   const made = /^(?:create|add|make|open|issue|book|register)\s+(?:an?\s+|the\s+)?(.+)$/i.exec(label?.trim() ?? '');
   if (made) return `no second ${made[1]!.toLowerCase()} was created`;
   if (/^charge\b/i.test(label ?? '')) return 'nothing was charged twice';
@@ -152,6 +153,7 @@ export function describeEvent(event: TimelineEntry, context: SentenceContext): S
         ? `A replay of ${who(replayOf)} with the same input. Work that was already done will show up as duplicates stopped.`
         : data.trigger === 'webhook' ? `Event ${eventId ?? ''} is waiting for a worker to pick it up.`
         : data.trigger === 'schedule' ? 'The schedule fired; waiting for a worker to pick it up.'
+        : data.trigger === 'flow' ? 'Started by a Run flow step of another run; waiting for a worker to pick it up.'
         : 'Started by hand; waiting for a worker to pick it up.';
       return { title: replayOf ? 'Replay queued' : 'Queued', parts: [words], tone: 'info', icon: 'queue' };
     }
@@ -281,6 +283,8 @@ export function describeEvent(event: TimelineEntry, context: SentenceContext): S
       return { title: 'Decision recorded', parts: [words], tone: 'info', icon: 'flag' };
     }
     case 'step.waiting': {
+      // A Run flow step says which child it waits for, and why (steps/child-run.ts).
+      if (typeof data.childRunId === 'string' && typeof data.message === 'string') return { title: 'Waiting for a child run', parts: [`“${label}”: ${data.message}`], tone: 'wait', icon: 'clock' };
       const until = when(data.until);
       return { title: 'Waiting', parts: [until ? `“${label}” waits until ${until}.` : `“${label}” is waiting.`], tone: 'wait', icon: 'clock' };
     }

@@ -7,6 +7,7 @@ import {
   delayDataSchema,
   emailSendDataSchema,
   flowDocumentSchema,
+  flowRunDataSchema,
   httpRequestDataSchema,
   isSideEffectStep,
   messagePostDataSchema,
@@ -58,16 +59,24 @@ describe('flowDocumentSchema', () => {
 
 describe('node types', () => {
   it('lists the kinds of DESIGN.md §3, triggers first', () => {
-    expect(NODE_TYPES).toHaveLength(11);
+    expect(NODE_TYPES).toHaveLength(12);
     expect(NODE_TYPES.slice(0, 3)).toEqual([...TRIGGER_TYPES]);
     expect(NODE_TYPES).toContain('state.transition');
     expect(NODE_TYPES).toContain('for.each');
+    expect(NODE_TYPES).toContain('flow.run');
   });
 });
 
 describe('per-type data schemas', () => {
   const fails = (schema: { safeParse(value: unknown): { success: boolean } }, data: unknown): boolean =>
     !schema.safeParse(data).success;
+
+  it('flow.run needs a flow to run, and is a side effect whatever it declares', () => {
+    expect(fails(flowRunDataSchema, { input: '{{ trigger.body }}' })).toBe(true);
+    expect(fails(flowRunDataSchema, { flowId: '  ' })).toBe(true);
+    expect(fails(flowRunDataSchema, { flowId: 'flow_1', input: { order: '{{ trigger.body.id }}' } })).toBe(false);
+    expect(isSideEffectStep({ type: 'flow.run', data: { sideEffect: false, flowId: 'flow_1' } })).toBe(true);
+  });
 
   it('http.request needs a method and a URL, and keeps extra fields', () => {
     const data = { request: { method: 'post', url: 'https://x.test' }, extra: 1 };

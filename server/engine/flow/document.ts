@@ -76,6 +76,7 @@ export {
   delayDataSchema,
   stateTransitionDataSchema,
   forEachDataSchema,
+  flowRunDataSchema,
   type NodeType,
   type TriggerType,
 } from './node-types.ts';

@@ -47,6 +47,8 @@ const LABELS: Record<string, string> = {
   'for.each:concurrency': 'Items at once',
   'for.each:onItemError': 'If an item fails',
   'for.each:maxItems': 'Most items',
+  'flow.run:flowId': 'Flow to run',
+  'flow.run:input': 'Input',
   label: 'Label',
   sideEffect: 'Has side effects',
   key: 'Idempotency key',

@@ -191,6 +191,13 @@ export const forEachDataSchema = stepData({
   maxItems: z.number().int().min(1).optional(),
 });
 
+export const flowRunDataSchema = stepData({
+  // The flow whose latest published version runs; checked when this flow is published.
+  flowId: z.string().trim().min(1),
+  // The child run's input: a template (rendered as a value) or an object whose strings are templates.
+  input: z.unknown().optional(),
+});
+
 export const NODE_DATA_SCHEMAS = {
   'trigger.manual': manualTriggerDataSchema,
   'trigger.webhook': webhookTriggerDataSchema,
@@ -203,6 +210,7 @@ export const NODE_DATA_SCHEMAS = {
   delay: delayDataSchema,
   'state.transition': stateTransitionDataSchema,
   'for.each': forEachDataSchema,
+  'flow.run': flowRunDataSchema,
 } satisfies Record<NodeType, z.ZodType>;
 
 /** A step's settings once its kind's schema has read them. */

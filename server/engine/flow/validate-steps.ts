@@ -20,7 +20,8 @@ import { keyConfirmed, keySamples } from './key-samples.ts';
 const CONTEXT_ROOTS: readonly string[] = ['trigger', 'steps', 'flow', 'secrets', 'run', 'now'];
 
 // Not rendered, so free text (keyConfirmed holds the key text a person confirmed).
-const NOT_TEMPLATES: readonly string[] = ['label', 'description', 'keyConfirmed'];
+// (flowId names a flow, chosen from a list.)
+const NOT_TEMPLATES: readonly string[] = ['label', 'description', 'keyConfirmed', 'flowId'];
 
 export function checkSteps(flow: LooseFlow, sample: RenderContext): FlowProblem[] {
   const problems: FlowProblem[] = [];
@@ -154,6 +155,12 @@ function checkKey(node: LooseNode, sample: RenderContext, samples: readonly Name
   const key = node.data.key;
   const step = stepName(node);
   if (key === undefined || key === null) {
+    if (node.type === 'flow.run') {
+      return [{
+        severity: 'error', code: 'key_missing', nodeId: node.id, field: 'key',
+        message: `${step}: This step starts a run of another flow, so it needs an idempotency key: a text built from the data that stays the same when the same thing happens again, e.g. order-{{ trigger.body.order.id }}. One child run is started per key, however often this flow is rerun or replayed.`,
+      }];
+    }
     return [
       {
         severity: 'error',

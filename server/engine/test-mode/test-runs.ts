@@ -46,6 +46,9 @@ export function realServicesOf(document: FlowDocument): RealService[] {
         return [{ nodeId: node.id, label, target: `chat message to ${String(data.url ?? '')}` }];
       case 'email.send':
         return [{ nodeId: node.id, label, target: `mail through ${smtp.host ?? 'its mail server'} to ${String(data.to ?? '')}` }];
+      case 'flow.run':
+        // The child is a test run of the same test, so it too reaches the real services.
+        return [{ nodeId: node.id, label, target: `a test run of the flow ${String(data.flowId ?? '')}, whose steps reach their real services too` }];
       default:
         return [];
     }

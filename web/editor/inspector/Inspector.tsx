@@ -8,6 +8,7 @@ import { withoutStepName } from '../useStepProblems.ts';
 import { EmailForm, HttpRequestForm, MessageForm } from './ActionForms.tsx';
 import { Section, TextField } from './Fields.tsx';
 import { ForEachForm } from './ForEachForm.tsx';
+import { FlowRunForm } from './FlowRunForm.tsx';
 import { ConditionForm, DelayForm, StateTransitionForm, TransformForm } from './LogicForms.tsx';
 import { SideEffectSection } from './SideEffectSection.tsx';
 import { ManualTriggerForm, ScheduleTriggerForm, WebhookTriggerForm } from './TriggerForms.tsx';
@@ -97,6 +98,8 @@ function KindForm({ step, hookId }: { step: StepEditor; hookId: string | undefin
       return <StateTransitionForm step={step} />;
     case 'for.each':
       return <ForEachForm step={step} />;
+    case 'flow.run':
+      return <FlowRunForm step={step} />;
     default:
       return <p className="inspector-note">This editor has no form for steps of the kind “{step.node.type}”. Its settings are kept as they are.</p>;
   }

@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { DURATION_PATTERN } from '../../../core/duration.ts';
-import { isSideEffectStep } from '../../../core/step-kinds.ts';
+import { FLOW_RUN, isSideEffectStep } from '../../../core/step-kinds.ts';
 import { textOrUndefined } from '../data-path.ts';
 import type { StepEditor } from '../useStepEditor.ts';
 import { FieldProblems, Section, Switch, TextField } from './Fields.tsx';
@@ -26,6 +26,19 @@ function expiryText(ttl: string): string {
 
 /** Whether the step changes the outside world, and everything that keeps it to once. */
 export function SideEffectSection({ step, flowId }: { step: StepEditor; flowId: string }) {
+  // Starting a run is our own write, never uncertain: only its key is the person's to choose.
+  if (step.node.type === FLOW_RUN.type) {
+    return (
+      <Section title="Doing it once">
+        <p className="field__hint">The key claims the run this step starts: however often this flow is rerun or replayed, one run of the other flow is started per key, and later runs wait for it or take its result.</p>
+        <KeyField step={step} flowId={flowId} />
+      </Section>
+    );
+  }
+  return <SideEffectSettings step={step} flowId={flowId} />;
+}
+
+function SideEffectSettings({ step, flowId }: { step: StepEditor; flowId: string }) {
   const on = isSideEffectStep({ type: step.node.type ?? '', data: step.data });
   const header = step.text('receiverKeyHeader');
   const honours = step.get('receiverKeyHeader') !== undefined;
