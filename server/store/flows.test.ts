@@ -23,6 +23,15 @@ for (const kind of testDatabases()) {
       expect((await store.list()).find((flow) => flow.id === 'flow_a')).toMatchObject({ name: 'A', latestVersion: 10 });
     });
 
+    it('lists a flow with only test snapshots as not published', async () => {
+      const store = flowStore(database());
+      await store.create({ id: 'flow_t', name: 'T', draft: '{}', createdAt: 1, updatedAt: 1 });
+      await store.snapshotForTest(version('flow_t', 'ver_t1'));
+      expect((await store.list()).find((flow) => flow.id === 'flow_t')).toMatchObject({ latestVersion: null });
+      await store.publish(version('flow_t', 'ver_t2'), []);
+      expect((await store.list()).find((flow) => flow.id === 'flow_t')).toMatchObject({ latestVersion: 1 });
+    });
+
     it('keeps a trigger node\'s hook id across versions and finds the hook with the latest version', async () => {
       const store = flowStore(database());
       await store.create({ id: 'flow_b', name: 'B', draft: '{}', createdAt: 1, updatedAt: 1 });

@@ -14,10 +14,11 @@ export type NewFlowVersion = Omit<FlowVersionRow, 'version' | 'keyChanges'> & { 
 
 export function flowStore(db: Db) {
   return {
+    /** Every flow with its latest published version (test snapshots, numbered below zero, are not versions). */
     async list(): Promise<FlowSummaryRow[]> {
       const rows = await db.all(
         `SELECT f.id, f.name, f.created_at, f.updated_at,
-           (SELECT MAX(v.version) FROM flow_versions v WHERE v.flow_id = f.id) AS latest_version
+           (SELECT MAX(v.version) FROM flow_versions v WHERE v.flow_id = f.id AND v.version > 0) AS latest_version
          FROM flows f ORDER BY f.updated_at DESC`,
       );
       return rows.map((row) => ({
