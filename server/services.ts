@@ -12,6 +12,8 @@ import { PlanCache } from './engine/flow-plan.ts';
 import type { FlowDocument } from './engine/flow/document.ts';
 import { createNetworkPolicy } from './engine/network-policy.ts';
 import { runService, type RunService } from './engine/run-service.ts';
+import { createOperationRunner } from './engine/recovery/runner.ts';
+import { recoveryService, type RecoveryService } from './engine/recovery/service.ts';
 import { stepTryService, type StepTryService } from './engine/step-try.ts';
 import { testRunService, type TestRunService } from './engine/test-mode/test-runs.ts';
 import { proofService, type ProofService } from './engine/test-mode/proof-service.ts';
@@ -46,6 +48,8 @@ export interface Services {
   clock: Clock;
   flows: FlowService;
   runs: RunService;
+  /** Recoveries of a time window, run in the background as operations (engine/recovery/). */
+  recoveries: RecoveryService;
   tests: TestRunService;
   proofs: ProofService;
   inbox: InboxService;
@@ -109,6 +113,9 @@ export async function createServices(env: Env, givenLog?: Logger): Promise<Servi
   // The masker learns every stored value before anything is written.
   await loadSecrets().catch((error: unknown) => log.warn({ err: error }, 'stored secrets cannot be read, so they cannot be masked yet'));
   const runs = runService({ db, flows: store, plans, clock, onQueued: nudge });
+  const operations = createOperationRunner({ db, flows: store, plans, clock, log, onQueued: nudge });
+  stoppers.push(() => operations.stop());
+  const recoveries = recoveryService({ db, flows: store, plans, clock, runner: operations });
   const flows = flowService(
     store,
     clock.now,
@@ -148,6 +155,7 @@ export async function createServices(env: Env, givenLog?: Logger): Promise<Servi
     plans,
     flows,
     runs,
+    recoveries,
     tests: testRunService({ db, flows, runs }),
     proofs,
     inbox: inboxService({ db, flows: store, runs }),
@@ -164,6 +172,8 @@ export async function createServices(env: Env, givenLog?: Logger): Promise<Servi
       const sweeper = createSweeper({ db, clock, log });
       scheduler.start();
       sweeper.start();
+      // An operation a stopped server left running carries on from its first pending run.
+      operations.resumeAll().catch((error: unknown) => log.error({ err: error }, 'the recoveries left running could not be resumed'));
       stoppers.push(scheduler.stop, sweeper.stop);
       return worker;
     },

@@ -10,9 +10,9 @@
  * plain steps run again and side-effect steps meet their claim: an unchanged key is a
  * duplicate, a changed key acts again — a warning when the step had acted before.
  */
-import { readClaim } from '../store/claims.ts';
-import { getRun } from '../store/runs.ts';
+import { readClaims } from '../store/claims.ts';
 import type { Db } from '../store/db.ts';
+import { runHeads } from '../store/operations.ts';
 import { readStepTraces } from '../store/run-page.ts';
 import { loadCheckpoints } from '../store/timeline.ts';
 import { claimReference, type ClaimReference } from './claim-reference.ts';
@@ -22,7 +22,8 @@ import { describeSkip, skipRecordOf } from './review-decisions.ts';
 import { keptOnSwitch } from './version-choice.ts';
 import { triggerContext } from './run-executor.ts';
 import { renderTemplate, type RenderContext } from '../../core/templates/render.ts';
-import type { CheckpointRow, RunRow } from './types.ts';
+import type { ClaimRef } from '../store/types.ts';
+import type { CheckpointRow, ClaimRow, RunRow } from './types.ts';
 
 export type PreviewAction = 'skip' | 'deduplicate' | 'act' | 'review';
 
@@ -38,6 +39,8 @@ export interface PreviewStep {
   keyChange?: { from: string; to: string };
   /** The step is not in the version the run used. */
   newInVersion?: boolean;
+  /** A key a checkpoint recorded as done whose claim is gone (expired): nothing stops the step acting again. */
+  expiredKey?: string;
 }
 
 /** The version a rerun moves to, when it moves. */
@@ -54,6 +57,27 @@ export interface RerunPreview {
   removed: { nodeId: string; label: string; reason: string }[];
   /** Steps that acted before and act again with a changed key: the rerun asks for a second click. */
   warnings: number;
+  /** Steps that act again because the record of their key expired. */
+  expired: number;
+}
+
+/** What one run's preview is made from; many runs' facts are read in a few batched statements. */
+export interface PreviewInput {
+  run: RunRow;
+  plan: FlowPlan;
+  switching?: PreviewSwitch;
+  /** Every checkpoint of the run. */
+  checkpoints: readonly CheckpointRow[];
+  /** The steps that began in this run before. */
+  began: ReadonlySet<string>;
+  /** Checkpoints that recorded keys as done (a replay's: the replayed run's), to tell an expired key. */
+  doneBefore?: readonly CheckpointRow[];
+}
+
+/** The claims the preview looks at, and run numbers for "already done by run #12". */
+export interface PreviewLookup {
+  claim(scope: string, key: string): ClaimRow | undefined;
+  seqOf(runId: string): number | undefined;
 }
 
 /** The step's claim as far as the run's data can render it; null when it needs steps not run yet. */
@@ -65,8 +89,50 @@ function renderClaim(step: TypedStep, context: RenderContext, run: RunRow): Clai
   }
 }
 
-export async function previewRerun(db: Db, run: RunRow, plan: FlowPlan, switching?: PreviewSwitch): Promise<RerunPreview> {
-  const allCheckpoints = await loadCheckpoints(db, run.id);
+/** What a rerun of one run would do, read from the database. */
+export async function previewRerun(db: Db, run: RunRow, plan: FlowPlan, switching?: PreviewSwitch, doneBefore?: readonly CheckpointRow[]): Promise<RerunPreview> {
+  const [checkpoints, traces] = await Promise.all([loadCheckpoints(db, run.id), readStepTraces(db, run.id)]);
+  const began = new Set(traces.filter((trace) => trace.started > 0).map((trace) => trace.nodeId));
+  const [preview] = await previewMany(db, [{ run, plan, ...(switching ? { switching } : {}), checkpoints, began, ...(doneBefore ? { doneBefore } : {}) }]);
+  return preview!;
+}
+
+const refText = (scope: string, key: string) => `${scope}\n${key}`;
+/** Claims per statement: well inside every driver's parameter size. */
+const CLAIM_CHUNK = 1000;
+
+/**
+ * The previews of many runs with a fixed number of statements per 1,000 runs: each run is
+ * planned once with no claims to learn which keys it looks at (rendering never depends on
+ * a claim), those claims and their owners' numbers are read in batches, then each run is
+ * planned again with them. One rule makes every preview, one run's or a recovery's sum.
+ */
+export async function previewMany(db: Db, inputs: readonly PreviewInput[]): Promise<RerunPreview[]> {
+  const refs = new Map<string, ClaimRef>();
+  const recording: PreviewLookup = {
+    claim(scope, key) {
+      refs.set(refText(scope, key), { scope, key });
+      return undefined;
+    },
+    seqOf: () => undefined,
+  };
+  for (const input of inputs) planPreview(input, recording);
+  const all = [...refs.values()];
+  const claims = new Map<string, ClaimRow>();
+  for (let start = 0; start < all.length; start += CLAIM_CHUNK) {
+    for (const claim of await readClaims(db, all.slice(start, start + CLAIM_CHUNK))) claims.set(refText(claim.scope, claim.key), claim);
+  }
+  const owners = [...new Set([...claims.values()].map((claim) => claim.ownerRunId))];
+  const heads = await runHeads(db, owners);
+  const lookup: PreviewLookup = {
+    claim: (scope, key) => claims.get(refText(scope, key)),
+    seqOf: (runId) => heads.get(runId)?.seq,
+  };
+  return inputs.map((input) => planPreview(input, lookup));
+}
+
+/** One run's preview from facts already read: no statements. */
+export function planPreview({ run, plan, switching, checkpoints: allCheckpoints, began, doneBefore }: PreviewInput, lookup: PreviewLookup): RerunPreview {
   // What the run had done, and what of it the next attempt keeps (all of it on the same version).
   const earlier = new Map<string, CheckpointRow>(allCheckpoints.map((row) => [row.nodeId, row]));
   const stepTypes = new Map(plan.order.map((step) => [step.id, step.type]));
@@ -75,7 +141,10 @@ export async function previewRerun(db: Db, run: RunRow, plan: FlowPlan, switchin
     .map((row) => [row.nodeId, row]));
   const previousIds = switching?.previousPlan ? new Set(switching.previousPlan.order.map((step) => step.id)) : null;
   const inNew = switching?.toVersion !== null && switching?.toVersion !== undefined ? ` in v${switching.toVersion}` : ' in this version';
-  const began = new Set((await readStepTraces(db, run.id)).filter((trace) => trace.started > 0).map((trace) => trace.nodeId));
+  // Keys a checkpoint recorded as done: with no claim left for one, its record expired.
+  const recordedDone = new Set([...allCheckpoints, ...(doneBefore ?? [])]
+    .filter((row) => row.status === 'succeeded' && row.keyScope && row.key)
+    .map((row) => refText(row.keyScope!, row.key!)));
   const context: RenderContext = { trigger: triggerContext(run), steps: {} };
   const steps: PreviewStep[] = [];
   for (const step of plan.order) {
@@ -114,7 +183,7 @@ export async function previewRerun(db: Db, run: RunRow, plan: FlowPlan, switchin
       continue;
     }
     if (checkpoint?.status === 'uncertain') {
-      const claim = checkpoint.keyScope && checkpoint.key ? await readClaim(db, checkpoint.keyScope, checkpoint.key) : undefined;
+      const claim = checkpoint.keyScope && checkpoint.key ? lookup.claim(checkpoint.keyScope, checkpoint.key) : undefined;
       const skipped = skipRecordOf(claim?.output);
       show('review', `Waits for your decision: ${skipped ? describeSkip(skipped) : 'it is not known whether this happened.'}`);
       continue;
@@ -128,19 +197,21 @@ export async function previewRerun(db: Db, run: RunRow, plan: FlowPlan, switchin
       show('act', `${acts} if its key is new: the key depends on earlier steps, so it is known only when the rerun gets there.`);
       continue;
     }
-    const claim = await readClaim(db, ref.scope, ref.key);
+    const claim = lookup.claim(ref.scope, ref.key);
     const actedWith = before?.status === 'succeeded' ? before.key : null;
     if (newInVersion && claim?.status !== 'succeeded') {
       show('act', `Runs for the first time: new${inNew}; nothing was done yet with key ${ref.key}.`);
     } else if (actedWith && actedWith !== ref.key && claim?.status !== 'succeeded') {
       show('act', `Acts again: its key changed from ${actedWith} to ${ref.key}, so the work is done once more under the new key.`, { keyChange: { from: actedWith, to: ref.key } });
     } else if (claim?.status === 'succeeded') {
-      const owner = claim.ownerRunId === run.id ? run : await getRun(db, claim.ownerRunId);
-      const by = claim.ownerRunId === run.id ? `this run (#${run.seq})` : owner ? `run #${owner.seq}` : `run ${claim.ownerRunId}`;
+      const ownerSeq = lookup.seqOf(claim.ownerRunId);
+      const by = claim.ownerRunId === run.id ? `this run (#${run.seq})` : ownerSeq !== undefined ? `run #${ownerSeq}` : `run ${claim.ownerRunId}`;
       show('deduplicate', `Duplicate stopped: key ${ref.key} was already done by ${by}; its result is reused and nothing is sent again.`);
     } else if (claim?.status === 'uncertain') {
       const skipped = skipRecordOf(claim.output);
       show('review', `Waits for a decision: ${skipped ? describeSkip(skipped) : `it is not known whether key ${ref.key} was done.`}`);
+    } else if (!claim && recordedDone.has(refText(ref.scope, ref.key))) {
+      show('act', `Acts again: key ${ref.key} was done before, but its record expired, so nothing stops it now.`, { expiredKey: ref.key });
     } else {
       const why = claim?.status === 'failed' ? ' (the last try was refused)' : ranBefore ? '' : '; this run did not get to it before';
       show('act', `${acts}: nothing was done yet with key ${ref.key}${why}.`);
@@ -152,7 +223,7 @@ export async function previewRerun(db: Db, run: RunRow, plan: FlowPlan, switchin
   const removed = (switching?.previousPlan?.order ?? [])
     .filter((step) => step.id !== switching?.previousPlan?.trigger?.id && !kept.has(step.id))
     .map((step) => ({ nodeId: step.id, label: step.label, reason: `Will not run: removed${inNew}.` }));
-  return { steps, counts, removed, warnings: steps.filter((step) => step.keyChange).length };
+  return { steps, counts, removed, warnings: steps.filter((step) => step.keyChange).length, expired: steps.filter((step) => step.expiredKey).length };
 }
 
 /** Why a checkpointed step is skipped: it finished, a person recorded it as done, or it was skipped. */

@@ -8,7 +8,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type {
   CheckpointModel, ClaimModel, EntityStateModel, FlowModel, FlowVersionModel, InboundEventModel, RunModel, SecretModel,
-  TimelineEventModel, TriggerModel, WebhookRejectionModel, WorkerModel,
+  OperationModel, OperationRunModel, TimelineEventModel, TriggerModel, WebhookRejectionModel, WorkerModel,
 } from './generated/sqlite/models.ts';
 import { testDatabases } from '../testing/databases.ts';
 import { useMigratedDatabase } from '../testing/migrated-database.ts';
@@ -16,7 +16,7 @@ import { readSchemaModels, type SchemaModel } from '../testing/prisma-schema.ts'
 import type { Sql } from './db.ts';
 import { ROW_MAPPERS, type EntityStateRow, type InboundEventRow, type RejectionRow, type RowMapper, type WorkerRow } from './rows.ts';
 import type {
-  CheckpointRow, ClaimRow, FlowRow, FlowVersionRow, RunRow, SecretRow, StoredTriggerRow, TimelineEvent,
+  CheckpointRow, ClaimRow, FlowRow, FlowVersionRow, OperationRow, OperationRunRow, RunRow, SecretRow, StoredTriggerRow, TimelineEvent,
 } from './types.ts';
 
 /** A model's fields as a mapper hands them out: BigInt as number, JSON text as any value. */
@@ -48,6 +48,8 @@ it('types every row as its generated Prisma model (checked by the compiler)', ()
   expectTypeOf<Matches<EntityStateRow, EntityStateModel>>().toEqualTypeOf<true>();
   expectTypeOf<Matches<SecretRow, SecretModel>>().toEqualTypeOf<true>();
   expectTypeOf<Matches<WorkerRow, WorkerModel>>().toEqualTypeOf<true>();
+  expectTypeOf<Matches<OperationRow, OperationModel, 'request' | 'preview'>>().toEqualTypeOf<true>();
+  expectTypeOf<Matches<OperationRunRow, OperationRunModel>>().toEqualTypeOf<true>();
 });
 
 const models = readSchemaModels();
