@@ -6,7 +6,6 @@
  * still "running" carries on from its first pending run: nothing is queued twice.
  */
 import type { Logger } from 'pino';
-import type { Db } from '../../store/db.ts';
 import { finishOperation, getOperation, pendingOperationRuns, runningOperationIds } from '../../store/operations.ts';
 import { queueBatch, type BatchDeps } from './queue-batch.ts';
 import type { AskedRecovery } from './request.ts';
