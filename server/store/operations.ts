@@ -65,10 +65,10 @@ export async function operationRunsPage(sql: Sql, operationId: string, afterPosi
   return rows.map(toOperationRun);
 }
 
-const SETTLE_OPERATION_RUNS = perDialect((dialect) =>
+const SETTLE_OPERATION_RUNS_POSTGRES = 
   `UPDATE operation_runs SET state = batch.state, target_run_id = batch.target_run_id, attempt = batch.attempt, note = batch.note
-   FROM ${batchRows(dialect, [['position', 'int'], ['state', 'text'], ['target_run_id', 'text'], ['attempt', 'int'], ['note', 'text']])}
-   WHERE operation_runs.operation_id = ? AND operation_runs.position = batch.position AND operation_runs.state = 'pending'`);
+   FROM ${batchRows('postgresql', [['position', 'int'], ['state', 'text'], ['target_run_id', 'text'], ['attempt', 'int'], ['note', 'text']])}
+   WHERE operation_runs.operation_id = ? AND operation_runs.position = batch.position AND operation_runs.state = 'pending'`;
 
 export interface SettledOperationRun {
   position: number;
@@ -91,7 +91,18 @@ export async function countOperationProgress(sql: Sql, operationId: string, coun
 /** Records what became of a batch of runs (each moves only from pending). */
 export async function recordOperationRuns(sql: Sql, operationId: string, settled: readonly SettledOperationRun[]): Promise<void> {
   if (settled.length === 0) return;
-  await sql.run(SETTLE_OPERATION_RUNS[sql.dialect], [settled.map((row) => [row.position, row.state, row.targetRunId, row.attempt, row.note]), operationId]);
+  if (sql.dialect === 'sqlite') {
+    // SQLite plans UPDATE … FROM with the table outside (every row of the operation per
+    // batch); a statement per row inside the transaction costs microseconds instead.
+    for (const row of settled) {
+      await sql.run(
+        `UPDATE operation_runs SET state = ?, target_run_id = ?, attempt = ?, note = ? WHERE operation_id = ? AND position = ? AND state = 'pending'`,
+        [row.state, row.targetRunId, row.attempt, row.note, operationId, row.position],
+      );
+    }
+    return;
+  }
+  await sql.run(SETTLE_OPERATION_RUNS_POSTGRES, [settled.map((row) => [row.position, row.state, row.targetRunId, row.attempt, row.note]), operationId]);
 }
 
 /**
@@ -120,17 +131,19 @@ export interface RunSelection {
   to: number;
   statuses: readonly RunStatus[];
   triggerKinds: readonly string[];
+  /** Runs numbered above this (the previous page's last). */
+  afterSeq: number;
   limit: number;
 }
 
-/** Live runs created in [from, to) with one of the statuses and trigger kinds, oldest first. */
+/** A page of live runs created in [from, to) with one of the statuses and trigger kinds, in number order. */
 export async function selectRuns(sql: Sql, selection: RunSelection): Promise<RunRow[]> {
   const flow = selection.flowId ? ' AND flow_id = ?' : '';
   const rows = await sql.all(
     `SELECT ${RUN_COLUMNS} FROM runs
-     WHERE created_at >= ? AND created_at < ? AND test_scope IS NULL AND ${isOneOf(sql.dialect, 'status')} AND ${isOneOf(sql.dialect, 'trigger_kind')}${flow}
+     WHERE created_at >= ? AND created_at < ? AND seq > ? AND test_scope IS NULL AND ${isOneOf(sql.dialect, 'status')} AND ${isOneOf(sql.dialect, 'trigger_kind')}${flow}
      ORDER BY seq LIMIT ?`,
-    [selection.from, selection.to, [...selection.statuses], [...selection.triggerKinds], ...(selection.flowId ? [selection.flowId] : []), selection.limit],
+    [selection.from, selection.to, selection.afterSeq, [...selection.statuses], [...selection.triggerKinds], ...(selection.flowId ? [selection.flowId] : []), selection.limit],
   );
   return rows.map(toRun);
 }

@@ -14,7 +14,7 @@ import { MAX_RECOVERY_RUNS, type AskedRecovery } from './request.ts';
 import { rememberedVersions, type VersionLookups } from './versions.ts';
 
 /** Runs planned per round: their facts are read together, then let go. */
-const ROUND = 2000;
+const ROUND = 500;
 /** Expired keys listed by name; beyond that only counted. */
 const EXPIRED_LISTED = 200;
 
@@ -52,10 +52,18 @@ export interface RecoveryPreview {
   tooMany: boolean;
 }
 
+/** Read in pages, yielding between them: one read of 10,000 runs would hold every other request up. */
 export async function selectRecoveryRuns(db: Db, asked: AskedRecovery): Promise<{ runs: RunRow[]; tooMany: boolean }> {
-  const runs = await selectRuns(db, {
-    ...(asked.flowId ? { flowId: asked.flowId } : {}), from: asked.from, to: asked.to, statuses: asked.statuses, triggerKinds: asked.triggerKinds, limit: MAX_RECOVERY_RUNS + 1,
-  });
+  const runs: RunRow[] = [];
+  for (;;) {
+    const page = await selectRuns(db, {
+      ...(asked.flowId ? { flowId: asked.flowId } : {}), from: asked.from, to: asked.to, statuses: asked.statuses, triggerKinds: asked.triggerKinds,
+      afterSeq: runs.at(-1)?.seq ?? 0, limit: ROUND,
+    });
+    runs.push(...page);
+    if (page.length < ROUND || runs.length > MAX_RECOVERY_RUNS) break;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
   return { runs: runs.slice(0, MAX_RECOVERY_RUNS), tooMany: runs.length > MAX_RECOVERY_RUNS };
 }
 
