@@ -13,6 +13,7 @@ import { navigate } from '../lib/router.ts';
 import { trpc } from '../lib/trpc.ts';
 import { useNarrowScreen } from '../lib/useNarrowScreen.ts';
 import { BulkRerun } from './BulkRerun.tsx';
+import { RecoverDialog } from './RecoverDialog.tsx';
 import { RunCards } from './RunCards.tsx';
 import { formatDuration, formatWhen, RUN_STATUS_FILTERS, RUN_STATUS_WORDS, triggerWords } from './run-words.ts';
 import type { RunListItem, RunStatus } from './run-types.ts';
@@ -49,6 +50,7 @@ export function RunHistory() {
   // A replay names the run it repeats; that run is usually on the same page.
   const numbers = new Map(list.map((run) => [run.id, run.seq]));
   const narrow = useNarrowScreen();
+  const [recovering, setRecovering] = useState(false);
 
   return (
     <section className="list-page runs-page" aria-labelledby="runs-heading">
@@ -57,7 +59,9 @@ export function RunHistory() {
           <h1 id="runs-heading">{flowName ? `Runs of “${flowName}”` : 'Runs'}</h1>
           <p className="page-sub">Every run, newest first. Duplicates stopped and steps skipped show what Onceflow kept from happening twice.</p>
         </div>
+        <button type="button" className="button-secondary" onClick={() => setRecovering(true)}>Recover…</button>
       </div>
+      {recovering && <RecoverDialog initial={{ statuses: ['failed'], ...(flowId ? { flowId } : {}) }} onClose={() => setRecovering(false)} />}
 
       <div className="filters" role="search">
         <label className="filters__field filters__search">
