@@ -65,7 +65,7 @@ test('Recover… previews the window, runs it with progress, and reports what th
   await page.goto(`/runs?flow=${flowId}`);
   await page.getByRole('button', { name: 'Recover…' }).click();
   const dialog = page.getByTestId('recover.dialog');
-  await expect(dialog.getByLabel('Flow')).toHaveValue(flowId);
+  await expect(dialog.getByRole('combobox', { name: 'Flow' })).toHaveValue(flowId);
   await expect(dialog.getByRole('checkbox', { name: 'Failed' })).toBeChecked();
   await expect(dialog.getByTestId('recover.sentence')).toHaveText('3 runs: 0 steps skipped, 3 duplicates stopped, “Add the contact” will act 3 times, “Tell the team” will act 3 times.');
   await expect(dialog.getByTestId('version.picker')).toContainText('3 runs ran on an older version than the latest published.');
