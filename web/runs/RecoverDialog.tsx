@@ -12,6 +12,7 @@ import { useDebounced } from '../editor/useDebounced.ts';
 import { navigate } from '../lib/router.ts';
 import { trpc } from '../lib/trpc.ts';
 import { Dialog } from './Dialog.tsx';
+import { CountsLine } from './PreviewSummary.tsx';
 import { plural } from './run-words.ts';
 
 export type RecoverStatus = 'failed' | 'needs_review' | 'cancelled' | 'succeeded';
@@ -158,7 +159,13 @@ export function RecoverDialog({ initial, onClose }: { initial: RecoverChoices; o
         {!ready && <p>Choose at least one status and one kind of trigger.</p>}
         {ready && preview.isPending && <p className="muted">Working out what each run will do…</p>}
         {preview.error && <p role="alert" className="error">The preview could not be made: {preview.error.message}</p>}
+        {data && data.runs > 0 && (
+          <p className="dialog__intro">
+            {mode === 'rerun' ? `Each of the ${plural(data.runs, 'run')} continues as a new attempt.` : `Each of the ${plural(data.runs, 'run')} is run again as a new run with the same input.`} Added up over all of them:
+          </p>
+        )}
         {data && <p className="recover-sentence" data-testid="recover.sentence">{previewSentence(data)}.</p>}
+        {data && data.runs > 0 && <CountsLine counts={data.counts} />}
         {data?.tooMany && <p role="alert" className="error">More than 50,000 runs match: choose a shorter time window or one flow.</p>}
         {data && data.unavailable > 0 && <p className="muted">{plural(data.unavailable, 'run')} will be left alone: the version {data.unavailable === 1 ? 'it' : 'they'} ran no longer exists.</p>}
         {data && data.warnings > 0 && (
