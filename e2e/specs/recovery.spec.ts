@@ -84,10 +84,10 @@ test('Recover… previews the window, runs it with progress, and reports what th
   await expect(page.getByTestId('operation.asked')).toContainText('Rerun failed runs of “Recover a window”');
   await expect(page.getByRole('list', { name: 'Runs' })).toContainText('0 still going', { timeout: 30_000 });
   const steps = page.getByTestId('operation.steps');
-  await expect(steps.locator('tr[data-step="invoice"] td').nth(0)).toHaveText('0');
-  await expect(steps.locator('tr[data-step="invoice"] td').nth(1)).toHaveText('3');
-  await expect(steps.locator('tr[data-step="contact"] td').nth(0)).toHaveText('3');
-  await expect(steps.locator('tr[data-step="message"] td').nth(0)).toHaveText('3');
+  await expect(steps.locator('tr[data-step="invoice"] td').nth(1)).toHaveText('0');
+  await expect(steps.locator('tr[data-step="invoice"] td').nth(2)).toHaveText('3');
+  await expect(steps.locator('tr[data-step="contact"] td').nth(1)).toHaveText('3');
+  await expect(steps.locator('tr[data-step="message"] td').nth(1)).toHaveText('3');
   // The ledgers: one invoice per order in all, one contact and one message each since.
   expect(await sandboxEffects(request, 'payments')).toBe(3);
   expect(await sandboxEffects(request, 'crm')).toBe(3);

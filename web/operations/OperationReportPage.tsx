@@ -91,7 +91,7 @@ function Report({ report, operationId }: { report: ReportData; operationId: stri
             <tbody>
               {report.steps.map((step) => (
                 <tr key={step.nodeId} data-step={step.nodeId}>
-                  <th scope="row">{step.label}{step.sideEffect ? '' : <span className="muted"> (changes nothing outside)</span>}</th>
+                  <td className="operation-step">{step.label}{step.sideEffect ? '' : <span className="muted"> (changes nothing outside)</span>}</td>
                   <td className="num">{step.sideEffect ? step.acted : step.ran}</td>
                   <td className="num">{step.duplicates}</td>
                   <td className="num">{step.skipped}</td>
