@@ -230,3 +230,40 @@ export async function stepOutcomeEvents(sql: Sql, runIds: readonly string[]): Pr
   }
   return out;
 }
+
+/**
+ * Sends a batch of runs back to the queue as a new attempt each, as `transitionRun` does
+ * for one (held instead while their flow is paused), when they are still in one of
+ * `from`; returns the ids that moved. One statement for the whole batch.
+ */
+export async function requeueRuns(sql: Sql, ids: readonly string[], from: readonly RunStatus[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await sql.all<{ id: string }>(
+    `UPDATE runs SET status = CASE WHEN EXISTS (SELECT 1 FROM flows WHERE flows.id = runs.flow_id AND flows.paused_at IS NOT NULL) THEN 'held' ELSE 'queued' END,
+       lease_owner = NULL, lease_until = NULL, wake_at = NULL, lease_fence = lease_fence + 1, attempt = attempt + 1, error = NULL, finished_at = NULL
+     WHERE ${isOneOf(sql.dialect, 'id')} AND ${isOneOf(sql.dialect, 'status')}
+     RETURNING id`,
+    [[...ids], [...from]],
+  );
+  return new Set(rows.map((row) => row.id));
+}
+
+const FORGET_POSTGRES = `DELETE FROM checkpoints USING ${batchRows('postgresql', [['run_id', 'text'], ['node_id', 'text']])}
+  WHERE checkpoints.run_id = batch.run_id AND checkpoints.node_id = batch.node_id`;
+const MOVE_POSTGRES = `UPDATE runs SET version_id = batch.version_id FROM ${batchRows('postgresql', [['id', 'text'], ['version_id', 'text']])} WHERE runs.id = batch.id`;
+
+/**
+ * Forgets checkpoints and moves runs to versions, for a batch of reruns on another
+ * version. PostgreSQL takes each list in one statement; SQLite plans UPDATE … FROM and
+ * DELETE … IN (pairs) with the table outside, so there a statement per row (microseconds
+ * inside the transaction) is the quick way.
+ */
+export async function moveRunsForRerun(sql: Sql, forget: readonly (readonly [runId: string, nodeId: string])[], moves: readonly (readonly [runId: string, versionId: string])[]): Promise<void> {
+  if (sql.dialect === 'postgresql') {
+    if (forget.length) await sql.run(FORGET_POSTGRES, [forget]);
+    if (moves.length) await sql.run(MOVE_POSTGRES, [moves]);
+    return;
+  }
+  for (const [runId, nodeId] of forget) await sql.run(`DELETE FROM checkpoints WHERE run_id = ? AND node_id = ?`, [runId, nodeId]);
+  for (const [runId, versionId] of moves) await sql.run(`UPDATE runs SET version_id = ? WHERE id = ?`, [versionId, runId]);
+}

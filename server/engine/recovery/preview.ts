@@ -14,7 +14,7 @@ import { MAX_RECOVERY_RUNS, type AskedRecovery } from './request.ts';
 import { rememberedVersions, type VersionLookups } from './versions.ts';
 
 /** Runs planned per round: their facts are read together, then let go. */
-const ROUND = 500;
+const ROUND = 200;
 /** Expired keys listed by name; beyond that only counted. */
 const EXPIRED_LISTED = 200;
 
