@@ -29,6 +29,8 @@ export interface RecoveryBenchResult {
   apiRequests: number;
   apiP50Ms: number;
   apiP99Ms: number;
+  /** The same requests for 3 s before the recovery, on the same machine and database. */
+  baselineP99Ms: number;
 }
 
 function flow(url: string) {
@@ -118,6 +120,9 @@ export async function benchRecovery(databaseUrl: string, label: string, count: n
     const previewSeconds = (performance.now() - previewStarted) / 1000;
     if (preview.runs !== count || preview.counts.deduplicate !== count - count / 100 || preview.expired !== count / 100) throw new Error(`unexpected preview: ${JSON.stringify(preview.counts)}, expired ${preview.expired}`);
 
+    // Other requests with nothing else going on, to read the figure under load beside.
+    const baselineEnds = Date.now() + 3000;
+    const baseline = summarize(await measureApi(server.url, () => Date.now() > baselineEnds));
     let finished = false;
     const api = measureApi(server.url, () => finished);
     const operation = await services.recoveries.start(request, 'bench');
@@ -135,7 +140,7 @@ export async function benchRecovery(databaseUrl: string, label: string, count: n
     const latency = summarize(await api);
     return {
       database: label, runs: count, previewSeconds: round(previewSeconds), runsPerSecondQueued: Math.round(count / queueSeconds),
-      apiRequests: latency.n, apiP50Ms: round(latency.p50, 1), apiP99Ms: round(latency.p99, 1),
+      apiRequests: latency.n, apiP50Ms: round(latency.p50, 1), apiP99Ms: round(latency.p99, 1), baselineP99Ms: round(baseline.p99, 1),
     };
   } finally {
     await server.stop();

@@ -13,8 +13,13 @@ import { pickVersion, type VersionTarget } from '../version-choice.ts';
 import { MAX_RECOVERY_RUNS, type AskedRecovery } from './request.ts';
 import { rememberedVersions, type VersionLookups } from './versions.ts';
 
-/** Runs planned per round: their facts are read together, then let go. */
-const ROUND = 200;
+/**
+ * Runs planned per round: their facts are read together, then let go. On SQLite every
+ * statement answers at once, so a round runs without letting other requests in until it
+ * ends: rounds stay small. On PostgreSQL each statement is a round trip that lets them in
+ * anyway, so rounds are larger and the statements fewer.
+ */
+const ROUND = { sqlite: 100, postgresql: 1000 } as const;
 /** Expired keys listed by name; beyond that only counted. */
 const EXPIRED_LISTED = 200;
 
@@ -58,10 +63,10 @@ export async function selectRecoveryRuns(db: Db, asked: AskedRecovery): Promise<
   for (;;) {
     const page = await selectRuns(db, {
       ...(asked.flowId ? { flowId: asked.flowId } : {}), from: asked.from, to: asked.to, statuses: asked.statuses, triggerKinds: asked.triggerKinds,
-      afterSeq: runs.at(-1)?.seq ?? 0, limit: ROUND,
+      afterSeq: runs.at(-1)?.seq ?? 0, limit: ROUND[db.dialect],
     });
     runs.push(...page);
-    if (page.length < ROUND || runs.length > MAX_RECOVERY_RUNS) break;
+    if (page.length < ROUND[db.dialect] || runs.length > MAX_RECOVERY_RUNS) break;
     await new Promise((resolve) => setImmediate(resolve));
   }
   return { runs: runs.slice(0, MAX_RECOVERY_RUNS), tooMany: runs.length > MAX_RECOVERY_RUNS };
@@ -90,8 +95,8 @@ export async function previewRecovery(db: Db, deps: { flows: VersionLookups; pla
   const flows = rememberedVersions(deps.flows);
   const sum: RecoveryPreview = { runs: runs.length, counts: { skip: 0, deduplicate: 0, act: 0, review: 0 }, acting: [], warnings: 0, expired: 0, expiredKeys: [], onOlderVersion: 0, unavailable: 0, tooMany };
   const acting = new Map<string, ActingStep>();
-  for (let start = 0; start < runs.length; start += ROUND) {
-    const round = runs.slice(start, start + ROUND);
+  for (let start = 0; start < runs.length; start += ROUND[db.dialect]) {
+    const round = runs.slice(start, start + ROUND[db.dialect]);
     const ids = round.map((run) => run.id);
     const [planned, checkpoints, began] = await Promise.all([planTargets(round, asked, flows, deps.plans), checkpointsOfRuns(db, ids), startedStepsOfRuns(db, ids)]);
     const inputs: PreviewInput[] = [];
