@@ -83,7 +83,7 @@ function Report({ report, operationId }: { report: ReportData; operationId: stri
         <Figure value={totals.uncertain} label="uncertain" tone="warn" />
       </ul>
       {report.steps.length === 0 ? <p className="muted">No step has run yet.</p> : (
-        <div className="table-scroll">
+        <div className="table-scroll" tabIndex={0} role="region" aria-label="Effects per step (scrolls sideways on a small screen)">
           <table className="run-table operation-table" aria-label="Effects per step" data-testid="operation.steps">
             <thead>
               <tr><th scope="col">Step</th><th scope="col" className="num">Acted or ran</th><th scope="col" className="num">Duplicates stopped</th><th scope="col" className="num">Skipped</th><th scope="col" className="num">Failed</th><th scope="col" className="num">Uncertain</th></tr>
@@ -125,7 +125,7 @@ function Report({ report, operationId }: { report: ReportData; operationId: stri
         </>
       )}
       <h2>Runs included</h2>
-      <div className="table-scroll">
+      <div className="table-scroll" tabIndex={0} role="region" aria-label="Runs included (scrolls sideways on a small screen)">
         <table className="run-table operation-table" aria-label="Runs included">
           <thead>
             <tr><th scope="col">Run</th><th scope="col">Outcome</th><th scope="col">Now</th><th scope="col" className="num">Acted</th><th scope="col" className="num">Duplicates stopped</th></tr>
