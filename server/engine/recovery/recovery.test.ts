@@ -8,7 +8,9 @@
  *   and nothing is sent twice;
  * - a second recovery of what is left, stopped with its server mid-way and resumed by a
  *   fresh runner, queues every remaining run exactly once;
- * - each report's figures match the receiver's ledger exactly.
+ * - each report's figures match the receiver's ledger exactly;
+ * - a key whose claim was swept is counted and named as expired;
+ * - a step left uncertain by the recovery shows in the report with who resolved it.
  */
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -194,6 +196,34 @@ for (const kind of testDatabases()) {
       expect(preview.expiredKeys).toEqual([{ runId: run.id, seq: run.seq, nodeId: 'ship', label: 'Ship it', key: `${order}:ship` }]);
       const one = await engine.services.runs.replayPreview(run.id);
       expect(one.steps.find((step) => step.nodeId === 'ship')?.reason).toBe(`Acts again: key ${order}:ship was done before, but its record expired, so nothing stops it now.`);
+    });
+
+    it('reports an uncertain step of the recovery and who resolved it', async () => {
+      const { service } = recoveries(200, 1);
+      const previous = receiver.behave;
+      receiver.behave = (call) => (call.path === '/broken' ? { kind: 'status', status: 422 } : call.path === '/drop' ? { kind: 'drop' } : { kind: 'ok' });
+      try {
+        const uncertainFlow = await engine.publish({ ...flow(receiver.url, '/broken'), name: 'Uncertain shipping' });
+        const { runId } = await engine.services.runs.start({ flowId: uncertainFlow, input: { order: 'U-1' } });
+        expect((await engine.waitForRun(runId)).status).toBe('failed');
+        await engine.services.flows.saveDraft(uncertainFlow, { ...flow(receiver.url, '/drop'), name: 'Uncertain shipping' });
+        await engine.services.flows.publish(uncertainFlow, 'admin');
+        const started = await service.start({ ...request, flowId: uncertainFlow, name: 'Shipping again' });
+        await until('the operation finished', async () => (await service.get(started.id)).status === 'finished');
+        // The answer was lost: nobody knows whether the parcel shipped, so the run asks a person.
+        expect((await engine.waitForRun(runId)).status).toBe('needs_review');
+        expect((await service.report(started.id)).uncertain).toEqual([
+          { runId, seq: expect.any(Number), nodeId: 'ship', label: 'Ship it', key: 'U-1:ship', decision: null, resolvedBy: null, resolvedAt: null },
+        ]);
+        await engine.services.runs.resolve(runId, 'ship', 'happened', 'ops@example.com');
+        expect((await engine.waitForRun(runId)).status).toBe('succeeded');
+        const report = await service.report(started.id);
+        expect(report.uncertain).toEqual([expect.objectContaining({ nodeId: 'ship', decision: 'happened', resolvedBy: 'ops@example.com', resolvedAt: expect.any(String) })]);
+        expect(report.totals).toMatchObject({ uncertain: 1, settled: 1 });
+        expect(report.steps.find((step) => step.nodeId === 'ship')).toMatchObject({ uncertain: 1, acted: 0 });
+      } finally {
+        receiver.behave = previous;
+      }
     });
   });
 }
