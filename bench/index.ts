@@ -109,7 +109,7 @@ if (values.json) {
     })));
   }
   if (results.recovery.length) {
-    console.log('\nA recovery of failed runs (rerun on the latest version): the summed preview, runs queued per second in batches of 200,');
+    console.log('\nA recovery of failed runs (rerun on the latest version): the summed preview, runs queued per second,');
     console.log('and the runs list over HTTP while it previews and queues, beside the same requests before it (targets: preview under 3 s on SQLite,');
     console.log('500 runs/s, p99 under 100 ms)');
     console.table(results.recovery.map((row) => ({

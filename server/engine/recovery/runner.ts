@@ -12,7 +12,7 @@ import type { AskedRecovery } from './request.ts';
 import { rememberedVersions } from './versions.ts';
 
 export interface RunnerOptions {
-  /** Runs per transaction (default 200). */
+  /** Runs per transaction (default 200 on PostgreSQL; 100 on SQLite, where a transaction holds every other request until it commits). */
   batchSize?: number;
   /** Pause between batches, so other work gets the database (default 1 ms). */
   pauseMs?: number;
@@ -29,7 +29,7 @@ export interface OperationRunner {
 }
 
 export function createOperationRunner(deps: BatchDeps & { log: Logger; onQueued(): void }, options: RunnerOptions = {}): OperationRunner {
-  const batchSize = options.batchSize ?? 200;
+  const batchSize = options.batchSize ?? (deps.db.dialect === 'sqlite' ? 100 : 200);
   const pauseMs = options.pauseMs ?? 1;
   const loops = new Map<string, Promise<void>>();
   let stopping = false;
