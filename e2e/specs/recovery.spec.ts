@@ -104,6 +104,11 @@ test('Recover… previews the window, runs it with progress, and reports what th
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('CRM outage');
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   expect(await seriousFindings(page)).toEqual([]);
+
+  // The runs page keeps the way back to it.
+  await page.goto('/runs');
+  await page.getByRole('navigation', { name: 'Recent recoveries' }).getByRole('link', { name: 'CRM outage' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('CRM outage');
 });
 
 test('the dialog at phone width: every choice reachable, nothing for the audit to find', async ({ page, request, baseURL }) => {

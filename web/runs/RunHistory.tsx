@@ -14,6 +14,7 @@ import { trpc } from '../lib/trpc.ts';
 import { useNarrowScreen } from '../lib/useNarrowScreen.ts';
 import { BulkRerun } from './BulkRerun.tsx';
 import { RecoverDialog } from './RecoverDialog.tsx';
+import { RecentRecoveries } from '../operations/RecentRecoveries.tsx';
 import { RunCards } from './RunCards.tsx';
 import { formatDuration, formatWhen, RUN_STATUS_FILTERS, RUN_STATUS_WORDS, triggerWords } from './run-words.ts';
 import type { RunListItem, RunStatus } from './run-types.ts';
@@ -61,6 +62,7 @@ export function RunHistory() {
         </div>
         <button type="button" className="button-secondary" onClick={() => setRecovering(true)}>Recover…</button>
       </div>
+      <RecentRecoveries />
       {recovering && <RecoverDialog initial={{ statuses: ['failed'], ...(flowId ? { flowId } : {}) }} onClose={() => setRecovering(false)} />}
 
       <div className="filters" role="search">
