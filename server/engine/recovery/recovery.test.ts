@@ -10,7 +10,8 @@
  *   fresh runner, queues every remaining run exactly once;
  * - each report's figures match the receiver's ledger exactly;
  * - a key whose claim was swept is counted and named as expired;
- * - a step left uncertain by the recovery shows in the report with who resolved it.
+ * - a step left uncertain by the recovery shows in the report with who resolved it;
+ * - a replay of the window stops the work done as duplicates and acts once for the expired key.
  */
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -224,6 +225,25 @@ for (const kind of testDatabases()) {
       } finally {
         receiver.behave = previous;
       }
+    });
+
+    it('replays every succeeded run: the work done stops as duplicates, the expired key acts once', async () => {
+      const { service } = recoveries(50, 1);
+      receiver.reset();
+      const started = await service.start({ ...request, flowId, statuses: ['succeeded'], mode: 'replay', name: 'Replay all' });
+      expect(started.preview).toMatchObject({ runs: RUNS, expired: 1 });
+      await until('the operation finished', async () => (await service.get(started.id)).status === 'finished');
+      const report = await until('every replay finished', async () => {
+        const current = await service.report(started.id);
+        return current.totals.settled === RUNS && current;
+      });
+      expect(report.runs.every((run) => run.workRunId !== run.runId && run.status === 'succeeded')).toBe(true);
+      const expiredKey = started.preview!.expiredKeys[0]!.key;
+      // Only the key whose claim was swept acted, once; everything else was already done.
+      expect(receiver.calls.map((call) => call.ref)).toEqual([expiredKey]);
+      expect(report.totals).toMatchObject({ acted: 1, duplicates: 2 * RUNS - 1, queued: RUNS });
+      const replay = (await getRun(engine.services.db, report.runs[0]!.workRunId!))!;
+      expect(replay.replayOf).toBe(report.runs[0]!.runId);
     });
   });
 }
