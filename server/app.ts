@@ -12,6 +12,7 @@ import { registerAuth } from './http/auth.ts';
 import { openRoutes, registerGuard } from './http/guard.ts';
 import { registerHealth } from './http/health.ts';
 import { registerHooks } from './http/hooks.ts';
+import { registerOperationReports } from './http/operation-report.ts';
 import { httpServerOptions, type HttpLimits } from './http/server-options.ts';
 import { registerStatic } from './http/static.ts';
 import { registerSandbox } from './sandbox/plugin.ts';
@@ -55,6 +56,7 @@ async function buildHttp(services: Services, limits: Partial<HttpLimits> = {}): 
       createContext: () => ({ services, user: 'admin' }),
     } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
   });
+  registerOperationReports(app, services);
   if (services.sandbox) await registerSandbox(app, services.sandbox);
   return app;
 }

@@ -13,6 +13,8 @@ import { PlanCache } from './engine/flow-plan.ts';
 import type { FlowDocument } from './engine/flow/document.ts';
 import { createNetworkPolicy } from './engine/network-policy.ts';
 import { runService, type RunService } from './engine/run-service.ts';
+import { createOperationRunner } from './engine/recovery/runner.ts';
+import { recoveryService, type RecoveryService } from './engine/recovery/service.ts';
 import { stepTryService, type StepTryService } from './engine/step-try.ts';
 import { testRunService, type TestRunService } from './engine/test-mode/test-runs.ts';
 import { proofService, type ProofService } from './engine/test-mode/proof-service.ts';
@@ -48,6 +50,8 @@ export interface Services {
   clock: Clock;
   flows: FlowService;
   runs: RunService;
+  /** Recoveries of a time window, run in the background as operations (engine/recovery/). */
+  recoveries: RecoveryService;
   tests: TestRunService;
   proofs: ProofService;
   inbox: InboxService;
@@ -116,6 +120,9 @@ export async function createServices(env: Env, givenLog?: Logger): Promise<Servi
   await loadSecrets().catch((error: unknown) => log.warn({ err: error }, 'stored secrets cannot be read, so they cannot be masked yet'));
   const runs = runService({ db, flows: store, plans, clock, onQueued: nudge });
   const autoReruns = createAutoReruns({ db, clock, log, plans, runs });
+  const operations = createOperationRunner({ db, flows: store, plans, clock, log, onQueued: nudge });
+  stoppers.push(() => operations.stop());
+  const recoveries = recoveryService({ db, flows: store, plans, clock, runner: operations });
   const flows = flowService(
     store,
     clock.now,
@@ -155,6 +162,7 @@ export async function createServices(env: Env, givenLog?: Logger): Promise<Servi
     plans,
     flows,
     runs,
+    recoveries,
     tests: testRunService({ db, flows, runs }),
     proofs,
     inbox: inboxService({ db, flows: store, runs }),
@@ -173,6 +181,8 @@ export async function createServices(env: Env, givenLog?: Logger): Promise<Servi
       scheduler.start();
       sweeper.start();
       autoReruns.start();
+      // An operation a stopped server left running carries on from its first pending run.
+      operations.resumeAll().catch((error: unknown) => log.error({ err: error }, 'the recoveries left running could not be resumed'));
       stoppers.push(scheduler.stop, sweeper.stop, autoReruns.stop);
       return worker;
     },

@@ -6,6 +6,7 @@ import { navigate, usePath } from './lib/router.ts';
 // code stays small (under 150 KB compressed: `npm run bench` measures it).
 const FlowEditor = lazy(() => import('./editor/FlowEditor.tsx').then((module) => ({ default: module.FlowEditor })));
 const InboxPage = lazy(() => import('./runs/InboxPage.tsx').then((module) => ({ default: module.InboxPage })));
+const OperationReportPage = lazy(() => import('./operations/OperationReportPage.tsx').then((module) => ({ default: module.OperationReportPage })));
 const ProofReportPage = lazy(() => import('./proofs/ProofReportPage.tsx').then((module) => ({ default: module.ProofReportPage })));
 const RunHistory = lazy(() => import('./runs/RunHistory.tsx').then((module) => ({ default: module.RunHistory })));
 const RunView = lazy(() => import('./runs/RunView.tsx').then((module) => ({ default: module.RunView })));
@@ -18,6 +19,7 @@ type Route =
   | { page: 'proof'; flowId: string; proofId: string }
   | { page: 'runs' }
   | { page: 'run'; runId: string }
+  | { page: 'operation'; operationId: string }
   | { page: 'secrets' };
 
 function route(path: string): Route {
@@ -30,6 +32,8 @@ function route(path: string): Route {
   if (match) return { page: 'editor', flowId: part(match) };
   match = /^\/runs\/([^/]+)\/?$/.exec(path);
   if (match) return { page: 'run', runId: part(match) };
+  match = /^\/operations\/([^/]+)\/?$/.exec(path);
+  if (match) return { page: 'operation', operationId: part(match) };
   if (/^\/runs\/?$/.test(path)) return { page: 'runs' };
   if (/^\/secrets\/?$/.test(path)) return { page: 'secrets' };
   return { page: 'flows' };
@@ -40,7 +44,7 @@ const FULL_HEIGHT: ReadonlySet<Route['page']> = new Set(['editor', 'run']);
 
 export function App() {
   const current = route(usePath());
-  const section = current.page === 'runs' || current.page === 'run' ? 'runs' : current.page === 'secrets' ? 'secrets' : 'flows';
+  const section = current.page === 'runs' || current.page === 'run' || current.page === 'operation' ? 'runs' : current.page === 'secrets' ? 'secrets' : 'flows';
   return (
     <div className={`app app--page-${current.page}${FULL_HEIGHT.has(current.page) ? ' app--editor' : ''}`}>
       <header className="app-header">
@@ -90,6 +94,8 @@ function Page({ route: current }: { route: Route }) {
       return <ProofReportPage key={current.proofId} flowId={current.flowId} proofId={current.proofId} />;
     case 'run':
       return <RunView key={current.runId} runId={current.runId} />;
+    case 'operation':
+      return <OperationReportPage key={current.operationId} operationId={current.operationId} />;
     case 'runs':
       return <RunHistory />;
     case 'secrets':

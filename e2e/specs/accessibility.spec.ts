@@ -1,7 +1,7 @@
 /**
  * An automated accessibility audit (axe-core) of every page a person uses: the flow list,
  * the editor with a step selected, the editor with a For each (its "Add a step inside" list open), a run, the runs list, a flow's inbox, a proof report,
- * secrets and the login page, at desktop and phone width. Serious and critical findings fail the test,
+ * a recovery report, secrets and the login page, at desktop and phone width. Serious and critical findings fail the test,
  * each listed with the element it is about so the failure says what to fix.
  */
 import AxeBuilder from '@axe-core/playwright';
@@ -26,7 +26,7 @@ async function seriousFindings(page: Page): Promise<string[]> {
 }
 
 /** A published order flow with one run that failed (its receiver does not exist): a run page with something to say. */
-async function seed(page: Page): Promise<{ flowId: string; loopFlowId: string; runId: string; proofId: string }> {
+async function seed(page: Page): Promise<{ flowId: string; loopFlowId: string; runId: string; proofId: string; operationId: string }> {
   const flowId = await seedFlow(page.request, orderFlowDocument(`Audited flow ${Date.now()}`));
   await trpcCall(page.request, 'flows.publish', { id: flowId });
   const flow = await trpcCall<{ triggers: Array<{ hookId: string; kind: string }> }>(page.request, 'flows.get', { id: flowId }, 'query');
@@ -36,11 +36,13 @@ async function seed(page: Page): Promise<{ flowId: string; loopFlowId: string; r
   // A proof report to read, finished.
   const { proofId } = await trpcCall<{ proofId: string }>(page.request, 'proofs.start', { flowId });
   await expect.poll(async () => (await trpcCall<{ status: string }>(page.request, 'proofs.get', { proofId }, 'query')).status, { timeout: 60_000 }).not.toBe('running');
+  // A recovery report to read: the run replayed, whatever it ended as.
+  const { id: operationId } = await trpcCall<{ id: string }>(page.request, 'operations.recover', { flowId, statuses: ['failed', 'needs_review', 'succeeded'], mode: 'replay' });
   // Something on the Secrets page to read (save answers 400 once the name is taken).
   await page.request.post('/trpc/secretAdmin.save', { data: { name: 'AUDIT_TOKEN', value: 'a long stand-in value' } });
   // A flow with a loop, for the editor's For each box (nothing is sent: it is only looked at).
   const loopFlowId = await seedFlow(page.request, loopFlow('http://127.0.0.1:9', { name: `Audited loop ${Date.now()}` }));
-  return { flowId, loopFlowId, runId, proofId };
+  return { flowId, loopFlowId, runId, proofId, operationId };
 }
 
 for (const size of SIZES) {
@@ -49,7 +51,7 @@ for (const size of SIZES) {
 
     test('every page has no serious or critical findings', async ({ page }) => {
       test.setTimeout(120_000);
-      const { flowId, loopFlowId, runId, proofId } = await seed(page);
+      const { flowId, loopFlowId, runId, proofId, operationId } = await seed(page);
       const pages: { name: string; open: () => Promise<void> }[] = [
         { name: 'flow list', open: async () => { await page.goto('/'); await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible(); } },
         {
@@ -85,6 +87,7 @@ for (const size of SIZES) {
         },
         { name: 'inbox', open: async () => { await page.goto(`/flows/${flowId}/inbox`); await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible(); } },
         { name: 'proof report', open: async () => { await page.goto(`/flows/${flowId}/proofs/${proofId}`); await expect(page.getByTestId('proof.headline')).toBeVisible(); } },
+        { name: 'recovery report', open: async () => { await page.goto(`/operations/${operationId}`); await expect(page.getByTestId('operation.asked')).toBeVisible(); } },
         { name: 'secrets', open: async () => { await page.goto('/secrets'); await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible(); } },
       ];
       const findings: string[] = [];

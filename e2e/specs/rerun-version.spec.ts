@@ -173,7 +173,7 @@ test('rerun all failed runs on the fixed version: the choice of version, a warni
   await page.goto(`/runs?flow=${flowId}`);
   await page.getByLabel('Status').selectOption('failed');
   await page.getByRole('button', { name: 'Rerun all failed runs…' }).click();
-  const dialog = page.getByTestId('bulk-rerun.dialog');
+  const dialog = page.getByTestId('recover.dialog');
   await expect(dialog.getByTestId('version.picker')).toContainText('1 run ran on an older version than the latest published.');
   await expect(dialog.getByRole('radio', { name: 'The latest version of the flow' })).toBeChecked();
   await expect(dialog).toContainText('1 step that already acted will act again');

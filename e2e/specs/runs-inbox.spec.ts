@@ -73,11 +73,13 @@ test('the history filters failed runs of a flow and reruns them all after a summ
   await expect(runHistory.rows()).toHaveCount(2);
   await configureSandbox(request, 'payments', { failureRate: 0 });
   await page.getByRole('button', { name: 'Rerun all failed runs…' }).click();
-  const dialog = page.getByTestId('bulk-rerun.dialog');
+  // The shortcut opens Recover… with this flow's failed runs chosen.
+  const dialog = page.getByTestId('recover.dialog');
   await expect(dialog).toContainText('Each of the 2 runs continues as a new attempt');
   await expect(dialog.getByRole('list', { name: 'What the rerun will do' })).toContainText('4 side effects will act');
   await dialog.getByRole('button', { name: 'Rerun 2 runs' }).click();
-  await expect(page.getByRole('region', { name: 'Rerun many runs' })).toContainText('2 runs started again');
+  await expect(dialog.getByRole('status')).toHaveText('Done: all 2 runs handled. They run now like any other run.');
+  await dialog.getByRole('button', { name: 'Close' }).click();
 
   for (const { runId } of runs) await waitForRun(request, runId, ['succeeded']);
   await expect(runHistory.rows()).toHaveCount(0);

@@ -12,6 +12,7 @@ import { exportFlow, importAsNextVersion, importFlow, listFlows } from './flows.
 import { formatHelp, type HelpLine } from './help.ts';
 import { login } from './login.ts';
 import { proveCommand } from './prove.ts';
+import { recoverCommand, showOperationCommand } from './recover.ts';
 import { cancelCommand } from './run-cancel.ts';
 import { listRunsCommand, parseInput, replayCommand, rerunCommand, resolveCommand, showRun, startRun } from './runs.ts';
 import { SANDBOX_HELP, sandboxCommand } from './sandbox.ts';
@@ -19,7 +20,8 @@ import { SECRETS_HELP, secretsCommand } from './secrets.ts';
 import { runMigrate, start, worker } from './server-commands.ts';
 import { statusCommand } from './status.ts';
 
-type OptionName = 'version' | 'input' | 'status' | 'flow' | 'sample' | 'key' | 'failed-step';
+type FlagName = 'test' | 'real-services' | 'tests' | 'yes' | 'replay';
+type OptionName = 'version' | 'input' | 'status' | 'flow' | 'sample' | 'key' | 'failed-step' | 'from' | 'to' | 'name' | 'trigger';
 
 interface Invocation {
   /** Everything after the command's name, as typed. */
@@ -28,7 +30,7 @@ interface Invocation {
   json: boolean;
   wait: boolean;
   option(name: OptionName): string | undefined;
-  flag(name: 'test' | 'real-services' | 'tests'): boolean;
+  flag(name: FlagName): boolean;
 }
 
 interface Command {
@@ -151,6 +153,23 @@ export const COMMANDS: Command[] = [
       proveCommand(createClient(), need(positionals[0], 'Name the flow to prove: onceflow prove <flowId>.'), { json, sample: option('sample'), serverUrl: serverUrl() }),
   },
   {
+    name: 'recover',
+    help: [['recover [--flow <flowId>] [--from <time>] [--to <time>] [--status failed,needs_review,cancelled,succeeded] [--trigger manual,webhook,schedule] [--replay] [--version latest|original] [--name …] [--yes] [--json]',
+      'rerun (or replay) every run in a time window as one operation: shows the summed preview, starts with --yes; times are ISO or how long ago (6h, 2d)']],
+    run: ({ option, flag, json }) => recoverCommand(createClient(), {
+      flow: option('flow'), from: option('from'), to: option('to'), status: option('status'), trigger: option('trigger'), version: option('version'),
+      name: option('name'), replay: flag('replay'), yes: flag('yes'), json,
+    }),
+  },
+  {
+    name: 'operations',
+    help: [['operations show <operationId> [--json]', 'a recovery\'s progress and report: what was asked, runs, effects per step, uncertain steps, expired keys']],
+    run: ({ positionals, json }) => {
+      if (positionals[0] !== 'show') throw new UserError('Did you mean `onceflow operations show <operationId>`?');
+      return showOperationCommand(createClient(), need(positionals[1], 'Name the operation: onceflow operations show <operationId>.'), json);
+    },
+  },
+  {
     name: 'events',
     help: [
       ['events list <flowId> [--json]', 'the webhook inbox: deliveries, repeats, refusals'],
@@ -203,9 +222,10 @@ export async function runCommand(argv: string[]): Promise<number> {
       wait: { type: 'boolean' }, status: { type: 'string' }, flow: { type: 'string' }, sample: { type: 'string' },
       test: { type: 'boolean' }, 'real-services': { type: 'boolean' }, tests: { type: 'boolean' },
       key: { type: 'string' }, 'failed-step': { type: 'string' },
+      from: { type: 'string' }, to: { type: 'string' }, name: { type: 'string' }, trigger: { type: 'string' }, yes: { type: 'boolean' }, replay: { type: 'boolean' },
     },
   });
-  const flag = (key: 'test' | 'real-services' | 'tests') => values[key] === true;
+  const flag = (key: FlagName) => values[key] === true;
   const option = (key: OptionName) => (typeof values[key] === 'string' ? values[key] : undefined);
   const code = await command.run({ rest, positionals, json: values.json === true, wait: values.wait === true, option, flag });
   return code ?? 0;

@@ -4,21 +4,19 @@
  * (`send@37`) is skipped; a side-effect step whose key, rendered with its item, is already
  * done comes back as a duplicate; the rest act. The answer is one line per body step with
  * its items counted, so "items 1–36 skipped, 37 acts again, 63 run for the first time"
- * reads as one sentence, not a hundred rows.
+ * reads as one sentence, not a hundred rows. Like the rest of a preview it reads nothing
+ * itself: the claims come batched through the preview's lookup.
  */
 import { renderTemplate, renderValue, type RenderContext } from '../../core/templates/render.ts';
-import { readClaims } from '../store/claims.ts';
-import type { Db } from '../store/db.ts';
 import { claimReference, type ClaimReference } from './claim-reference.ts';
 import type { PlannedStep, TypedStep } from './flow/planned-step.ts';
 import type { FlowPlan } from './flow-plan.ts';
-import type { PreviewAction, PreviewStep } from './rerun-preview.ts';
-import type { CheckpointRow, ClaimRow, RunRow } from './types.ts';
+import type { PreviewAction, PreviewLookup, PreviewStep } from './rerun-preview.ts';
+import type { CheckpointRow, RunRow } from './types.ts';
 
 export type ItemCounts = Record<PreviewAction, number>;
 
 export interface LoopPreviewInput {
-  db: Db;
   run: RunRow;
   plan: FlowPlan;
   loop: PlannedStep;
@@ -38,8 +36,8 @@ interface ItemStepPlan {
   ref: ClaimReference | null;
 }
 
-/** One preview line per step of the loop's body, each counting its items; the loop's own line first. */
-export async function previewLoopItems(input: LoopPreviewInput): Promise<PreviewStep[]> {
+/** One preview line per step of the loop's body, each counting its items; the loop's own line first. No statements: claims come from the lookup (rerun-preview.ts). */
+export function planLoopItems(input: LoopPreviewInput, lookup: PreviewLookup): PreviewStep[] {
   const { run, plan, loop, context, checkpoints, began } = input;
   const body = plan.bodies.get(loop.id);
   const loopLine = (reason: string): PreviewStep => ({ nodeId: loop.id, label: loop.label, sideEffect: false, action: 'act', ranBefore: began.has(loop.id), reason });
@@ -67,8 +65,6 @@ export async function previewLoopItems(input: LoopPreviewInput): Promise<Preview
       plans.push({ step, position, ranBefore: began.has(itemStepId) || checkpoint !== undefined, checkpoint, ref });
     }
   }
-  const claims = await readClaims(input.db, plans.flatMap((item) => (item.ref ? [{ scope: item.ref.scope, key: item.ref.key }] : [])));
-  const claimByKey = new Map<string, ClaimRow>(claims.map((claim) => [`${claim.scope}\u0000${claim.key}`, claim]));
 
   const lines = [loopLine(`Runs again over its ${items.length.toLocaleString('en')} items; each item's finished steps are skipped.`)];
   for (const step of body.order) {
@@ -77,7 +73,7 @@ export async function previewLoopItems(input: LoopPreviewInput): Promise<Preview
     let unknownKeys = 0;
     for (const item of plans) {
       if (item.step !== step) continue;
-      const action = itemAction(item, claimByKey);
+      const action = itemAction(item, lookup);
       counts[action]++;
       if (action === 'act' && item.ranBefore) again++;
       if (action === 'act' && step.sideEffect && !item.ref) unknownKeys++;
@@ -103,13 +99,14 @@ function renderRef(step: TypedStep, context: RenderContext, run: RunRow): ClaimR
   }
 }
 
-function itemAction(item: ItemStepPlan, claimByKey: ReadonlyMap<string, ClaimRow>): PreviewAction {
+function itemAction(item: ItemStepPlan, lookup: PreviewLookup): PreviewAction {
   const { checkpoint, ref } = item;
   if (checkpoint?.status === 'succeeded' || checkpoint?.status === 'skipped') return 'skip';
   if (checkpoint?.status === 'uncertain') return 'review';
   if (!item.step.sideEffect || !ref) return 'act';
-  const claim = claimByKey.get(`${ref.scope}\u0000${ref.key}`);
-  if (claim?.status === 'succeeded') return 'deduplicate';
+  const claim = lookup.claim(ref.scope, ref.key);
+  // A claim past its time to live is won afresh, as at the top level.
+  if (claim?.status === 'succeeded' && claim.expiresAt >= lookup.now) return 'deduplicate';
   if (claim?.status === 'uncertain') return 'review';
   return 'act';
 }

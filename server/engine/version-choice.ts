@@ -31,7 +31,7 @@ export interface VersionTarget {
 }
 
 /** Which version a rerun or replay of `run` uses; "latest" when none is named. */
-export async function pickVersion(flows: FlowStore, run: RunRow, choice: VersionChoice = 'latest'): Promise<VersionTarget> {
+export async function pickVersion(flows: Pick<FlowStore, 'version' | 'latestVersion'>, run: RunRow, choice: VersionChoice = 'latest'): Promise<VersionTarget> {
   // A test run stays on the draft it tested, never moving onto a live version; a changed
   // draft is tested by a new test run.
   const [current, latest] = await Promise.all([

@@ -77,6 +77,7 @@ export async function previewReplay(deps: VersionDeps, run: RunRow, choice?: Ver
   if (!plan) throw new NotFoundError(`The flow version of run #${run.seq} no longer exists.`);
   // A run that does not exist has no checkpoints and no step traces: exactly a new run.
   const replay: RunRow = { ...run, id: `replay-preview-of-${run.id}`, versionId: target.versionId, input: changes ? withBody(run, changes.body) : run.input };
-  const preview = await previewRerun(deps.db, replay, plan);
+  // A key the replayed run did whose claim is gone acts again: the preview says it expired.
+  const preview = await previewRerun(deps.db, replay, plan, undefined, { doneBefore: await loadCheckpoints(deps.db, run.id) });
   return { ...preview, version: { ran: target.fromVersion, uses: target.version, latest: target.latestVersion, newerExists: target.newerExists } };
 }

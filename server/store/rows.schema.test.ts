@@ -8,7 +8,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type {
   CheckpointModel, ClaimModel, EntityStateModel, ExpiredKeyModel, FlowModel, FlowVersionModel, InboundEventModel, RunInputValueModel, RunModel, SecretModel,
-  TimelineEventModel, TriggerModel, WebhookRejectionModel, WorkerModel,
+  OperationModel, OperationRunModel, TimelineEventModel, TriggerModel, WebhookRejectionModel, WorkerModel,
 } from './generated/sqlite/models.ts';
 import { testDatabases } from '../testing/databases.ts';
 import { useMigratedDatabase } from '../testing/migrated-database.ts';
@@ -16,7 +16,7 @@ import { readSchemaModels, type SchemaModel } from '../testing/prisma-schema.ts'
 import type { Sql } from './db.ts';
 import { ROW_MAPPERS, type EntityStateRow, type ExpiredKeyRow, type InboundEventRow, type InputValueRow, type RejectionRow, type RowMapper, type WorkerRow } from './rows.ts';
 import type {
-  CheckpointRow, ClaimRow, FlowRow, FlowVersionRow, RunRow, SecretRow, StoredTriggerRow, TimelineEvent,
+  CheckpointRow, ClaimRow, FlowRow, FlowVersionRow, OperationRow, OperationRunRow, RunRow, SecretRow, StoredTriggerRow, TimelineEvent,
 } from './types.ts';
 
 /** A model's fields as a mapper hands them out: BigInt as number, JSON text as any value. */
@@ -50,6 +50,8 @@ it('types every row as its generated Prisma model (checked by the compiler)', ()
   expectTypeOf<Matches<WorkerRow, WorkerModel>>().toEqualTypeOf<true>();
   expectTypeOf<Matches<ExpiredKeyRow, ExpiredKeyModel>>().toEqualTypeOf<true>();
   expectTypeOf<Matches<InputValueRow, RunInputValueModel>>().toEqualTypeOf<true>();
+  expectTypeOf<Matches<OperationRow, OperationModel, 'request' | 'preview'>>().toEqualTypeOf<true>();
+  expectTypeOf<Matches<OperationRunRow, OperationRunModel>>().toEqualTypeOf<true>();
 });
 
 const models = readSchemaModels();

@@ -6,7 +6,8 @@
  */
 import type { Row } from './db.ts';
 import type {
-  CheckpointRow, ClaimRow, FlowRow, FlowVersionRow, ProofRow, RunRow, SecretRow, StandInEffect, StoredTriggerRow, TimelineEvent,
+  CheckpointRow, ClaimRow, FlowRow, FlowVersionRow, OperationRow, OperationRunRow, ProofRow, RunRow, SecretRow, StandInEffect, StoredTriggerRow,
+  TimelineEvent,
 } from './types.ts';
 
 export const parseJson = (text: unknown): unknown => (typeof text === 'string' ? JSON.parse(text) : (text ?? null));
@@ -321,6 +322,40 @@ export function toInputValue(row: Row): InputValueRow {
   return { path: row.path as string, value: row.value as string, runSeq: Number(row.run_seq) };
 }
 
+export const OPERATION_COLUMNS = 'id, kind, name, request, preview, status, total, done, error, created_by, created_at, finished_at, cancelled_by';
+
+export function toOperation(row: Row): OperationRow {
+  return {
+    id: row.id as string,
+    kind: row.kind as OperationRow['kind'],
+    name: row.name as string,
+    request: parseJson(row.request),
+    preview: parseJson(row.preview),
+    status: row.status as OperationRow['status'],
+    total: Number(row.total),
+    done: Number(row.done),
+    error: orNull(row.error),
+    createdBy: row.created_by as string,
+    createdAt: Number(row.created_at),
+    finishedAt: numberOrNull(row.finished_at),
+    cancelledBy: orNull(row.cancelled_by),
+  };
+}
+
+export const OPERATION_RUN_COLUMNS = 'operation_id, position, run_id, state, target_run_id, attempt, note';
+
+export function toOperationRun(row: Row): OperationRunRow {
+  return {
+    operationId: row.operation_id as string,
+    position: Number(row.position),
+    runId: row.run_id as string,
+    state: row.state as OperationRunRow['state'],
+    targetRunId: orNull(row.target_run_id),
+    attempt: numberOrNull(row.attempt),
+    note: orNull(row.note),
+  };
+}
+
 /** One mapper per table, for the test that holds them to the schema. */
 export const ROW_MAPPERS: readonly RowMapper[] = [
   // Automatic reruns are read where they are scheduled and shown (auto-reruns.ts); what a
@@ -338,6 +373,8 @@ export const ROW_MAPPERS: readonly RowMapper[] = [
   { table: 'secrets', columns: SECRET_COLUMNS, json: [], unread: [], read: toSecret },
   { table: 'workers', columns: WORKER_COLUMNS, json: [], unread: [], read: toWorker },
   { table: 'proofs', columns: PROOF_COLUMNS, json: ['report'], unread: [], read: toProof },
+  { table: 'operations', columns: OPERATION_COLUMNS, json: ['request', 'preview'], unread: [], read: toOperation },
+  { table: 'operation_runs', columns: OPERATION_RUN_COLUMNS, json: [], unread: [], read: toOperationRun },
   { table: 'stand_in_effects', columns: STAND_IN_EFFECT_COLUMNS, json: ['request', 'response'], unread: [], read: toStandInEffect },
   { table: 'expired_keys', columns: EXPIRED_KEY_COLUMNS, json: [], unread: [], read: toExpiredKey },
   { table: 'run_input_values', columns: INPUT_VALUE_COLUMNS, json: [], unread: [], read: toInputValue },

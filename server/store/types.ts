@@ -187,3 +187,38 @@ export interface ProofRow {
   finishedAt: number | null;
   createdBy: string;
 }
+
+export type OperationStatus = 'running' | 'cancelled' | 'finished' | 'failed';
+
+/** An operation over many runs (operations.ts): what was asked and how far it got. */
+export interface OperationRow {
+  id: string;
+  kind: 'recover';
+  name: string;
+  request: unknown;
+  preview: unknown;
+  status: OperationStatus;
+  total: number;
+  done: number;
+  error: string | null;
+  createdBy: string;
+  createdAt: number;
+  finishedAt: number | null;
+  cancelledBy: string | null;
+}
+
+export type OperationRunState = 'pending' | 'queued' | 'passed';
+
+/** One run an operation included, and what became of it. */
+export interface OperationRunRow {
+  operationId: string;
+  position: number;
+  runId: string;
+  state: OperationRunState;
+  /** The run doing the work: the run itself (rerun) or its replay. */
+  targetRunId: string | null;
+  /** The rerun's attempt (a replay's work starts at attempt 1). */
+  attempt: number | null;
+  /** Why a passed run was left alone. */
+  note: string | null;
+}

@@ -1,5 +1,6 @@
 import { eventsRouter } from './events.ts';
 import { flowsRouter } from './flows.ts';
+import { operationsRouter } from './operations.ts';
 import { galleryRouter } from './gallery.ts';
 import { proofsRouter } from './proofs.ts';
 import { runsRouter } from './runs.ts';
@@ -17,6 +18,7 @@ export const appRouter = router({
   runs: runsRouter,
   tests: testRunsRouter,
   proofs: proofsRouter,
+  operations: operationsRouter,
   events: eventsRouter,
   gallery: galleryRouter,
   secrets: secretsRouter,

@@ -16,6 +16,8 @@ import { trpc } from '../lib/trpc.ts';
 import { useNarrowScreen } from '../lib/useNarrowScreen.ts';
 import { BulkRerun } from './BulkRerun.tsx';
 import { KeepingLine } from './KeepingLine.tsx';
+import { RecoverDialog } from './RecoverDialog.tsx';
+import { RecentRecoveries } from '../operations/RecentRecoveries.tsx';
 import { RunCards } from './RunCards.tsx';
 import { formatDuration, formatWhen, RUN_STATUS_FILTERS, RUN_STATUS_WORDS, triggerWords } from './run-words.ts';
 import type { RunListItem, RunStatus } from './run-types.ts';
@@ -52,6 +54,7 @@ export function RunHistory() {
   // A replay names the run it repeats; that run is usually on the same page.
   const numbers = new Map(list.map((run) => [run.id, run.seq]));
   const narrow = useNarrowScreen();
+  const [recovering, setRecovering] = useState(false);
 
   return (
     <section className="list-page runs-page" aria-labelledby="runs-heading">
@@ -60,7 +63,10 @@ export function RunHistory() {
           <h1 id="runs-heading">{flowName ? `Runs of “${flowName}”` : 'Runs'}</h1>
           <p className="page-sub">Every run, newest first. Duplicates stopped and steps skipped show what Onceflow kept from happening twice.</p>
         </div>
+        <button type="button" className="button-secondary" onClick={() => setRecovering(true)}>Recover…</button>
       </div>
+      <RecentRecoveries />
+      {recovering && <RecoverDialog initial={{ statuses: ['failed'], ...(flowId ? { flowId } : {}) }} onClose={() => setRecovering(false)} />}
 
       <div className="filters" role="search">
         <div className="filters__field filters__search">

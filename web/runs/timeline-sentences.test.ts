@@ -56,6 +56,11 @@ describe('timeline sentences', () => {
     expect(describeEvent(event('step.duplicate', 'invoice', { key: '4417:invoice', runId: 'run_first' }), context).parts[1]).toEqual({ code: '4417:invoice' });
   });
 
+  it('a rerun started by a recovery names it', () => {
+    expect(say(event('run.rerun', null, { by: 'ops', bulk: true, operation: 'Mail server outage 30 Nov', version: 1 }, 2)))
+      .toContain('ops started attempt 2 in the recovery “Mail server outage 30 Nov”. Steps that already finished are skipped');
+  });
+
   it('explains each reason for a skip', () => {
     expect(say(event('step.skipped', 'invoice', { reason: 'checkpoint', attempt: 1, status: 'succeeded' }, 2))).toBe('Skipped — This step already finished in attempt 1; its result was reused.');
     expect(say(event('step.skipped', 'invoice', { reason: 'branch' }))).toBe('Skipped — This step is on a path the run did not take.');

@@ -196,7 +196,7 @@ export function describeEvent(event: TimelineEntry, context: SentenceContext): S
       return {
         title: rerunTitle(data),
         parts: [
-          `${by} started attempt ${event.attempt}${data.bulk === true ? ' together with other runs' : ''}. Steps that already finished are skipped, and work already done is not done again.`,
+          `${by} started attempt ${event.attempt}${typeof data.operation === 'string' ? ` in the recovery “${data.operation}”` : data.bulk === true ? ' together with other runs' : ''}. Steps that already finished are skipped, and work already done is not done again.`,
           ...keyChangeWords(data),
         ],
         tone: 'info',
