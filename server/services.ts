@@ -3,6 +3,8 @@
  * tRPC, CLI) receive this object; nothing here knows about them.
  */
 import { flowPauseService, type FlowPauseService } from './engine/flow-pause.ts';
+import { alertService, type AlertService } from './engine/alerts/alert-service.ts';
+import { createAlertSender, type AlertSender, type AlertSenderOptions } from './engine/alerts/sender.ts';
 import { mkdirSync } from 'node:fs';
 import type { Logger } from 'pino';
 import { createCrashPoints } from './engine/crash-points.ts';
@@ -52,6 +54,10 @@ export interface Services {
   /** Pausing and resuming flows (engine/flow-pause.ts). */
   pause: FlowPauseService;
   secrets: SecretService;
+  /** Default alerts and alerts that could not be sent (engine/alerts/). */
+  alerts: AlertService;
+  /** Creates (does not start) an alert sender; startWorker starts one beside the worker. */
+  createAlertSender(options?: AlertSenderOptions): AlertSender;
   /** Try this step: a step of the draft rendered against a sample, without a run (engine/step-try.ts). */
   stepTry: StepTryService;
   /** Where this server answers, once it listens (templates point their sandbox calls here). */
@@ -140,7 +146,12 @@ export async function createServices(env: Env, givenLog?: Logger): Promise<Servi
     return worker;
   };
 
-  return {
+  // Links in alerts: the configured public address first, else where this server listens.
+  const baseUrl = () => env.ONCEFLOW_PUBLIC_URL?.split(',')[0]?.trim() || services.publicUrl || `http://${env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST}:${env.PORT}`;
+  const makeAlertSender = (options?: AlertSenderOptions) =>
+    createAlertSender({ db, clock, log, crash, services: stepServices, secrets: loadSecrets, baseUrl, claimLeaseMs: config.claimLeaseMs }, options);
+
+  const services: Services = {
     env,
     db,
     log,
@@ -153,6 +164,8 @@ export async function createServices(env: Env, givenLog?: Logger): Promise<Servi
     inbox: inboxService({ db, flows: store, runs }),
     pause: flowPauseService({ db, clock, onQueued: nudge }),
     secrets,
+    alerts: alertService({ db, clock }),
+    createAlertSender: makeAlertSender,
     stepTry: stepTryService({ db, flows: store, secrets: loadSecrets, clock }),
     sandbox,
     webhooks: webhookIntake({ db, clock, triggers: triggerDirectory(db, plans, clock.now), secrets: loadSecrets, onQueued: nudge }),
@@ -162,9 +175,11 @@ export async function createServices(env: Env, givenLog?: Logger): Promise<Servi
       worker.start();
       const scheduler = createScheduler({ db, clock, plans, log, onQueued: nudge });
       const sweeper = createSweeper({ db, clock, log });
+      const alerts = makeAlertSender();
       scheduler.start();
       sweeper.start();
-      stoppers.push(scheduler.stop, sweeper.stop);
+      alerts.start();
+      stoppers.push(scheduler.stop, sweeper.stop, alerts.stop);
       return worker;
     },
     nudge,
@@ -175,4 +190,5 @@ export async function createServices(env: Env, givenLog?: Logger): Promise<Servi
       await db.close();
     },
   };
+  return services;
 }

@@ -12,6 +12,7 @@ import { settleClaim } from '../store/claims.ts';
 import { recordAfterCancel } from './run-cancel.ts';
 import { endLeasedRun, renewRunLease } from '../store/runs.ts';
 import { writeCheckpointsAndEvents } from '../store/timeline.ts';
+import { queueRunAlert } from './alerts/outbox.ts';
 import type { CheckpointRow, ClaimStatus, Clock, RunRow, RunStatus, TimelineEvent, TimelineEventType } from './types.ts';
 
 /** The worker no longer holds the run: another worker took it over, or it was cancelled. */
@@ -112,6 +113,10 @@ export class RunJournal {
           status: ending.status, error: ending.error ?? null, wakeAt: ending.wakeAt ?? null, finishedAt: ending.status === 'waiting' || ending.status === 'held' ? null : now,
         });
         if (!held) throw new LeaseLostError(`Run ${run.id} is no longer held by this worker.`);
+        // The alert is recorded with the ending itself (alerts/outbox.ts), never apart from it.
+        if (ending.status === 'failed' || ending.status === 'needs_review') {
+          await queueRunAlert(tx, run, { state: ending.status, message: ending.error ?? null, now });
+        }
       }
       if (options.claim) {
         // Without an ending, the claim's update also checks the run's fence (one statement).

@@ -7,14 +7,14 @@
  */
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type {
-  CheckpointModel, ClaimModel, EntityStateModel, FlowModel, FlowVersionModel, InboundEventModel, RunModel, SecretModel,
+  AlertDefaultsModel, AlertOutboxModel, CheckpointModel, ClaimModel, EntityStateModel, FlowModel, FlowVersionModel, InboundEventModel, RunModel, SecretModel,
   TimelineEventModel, TriggerModel, WebhookRejectionModel, WorkerModel,
 } from './generated/sqlite/models.ts';
 import { testDatabases } from '../testing/databases.ts';
 import { useMigratedDatabase } from '../testing/migrated-database.ts';
 import { readSchemaModels, type SchemaModel } from '../testing/prisma-schema.ts';
 import type { Sql } from './db.ts';
-import { ROW_MAPPERS, type EntityStateRow, type InboundEventRow, type RejectionRow, type RowMapper, type WorkerRow } from './rows.ts';
+import { ROW_MAPPERS, type AlertDefaultsRow, type AlertOutboxRow, type EntityStateRow, type InboundEventRow, type RejectionRow, type RowMapper, type WorkerRow } from './rows.ts';
 import type {
   CheckpointRow, ClaimRow, FlowRow, FlowVersionRow, RunRow, SecretRow, StoredTriggerRow, TimelineEvent,
 } from './types.ts';
@@ -48,6 +48,8 @@ it('types every row as its generated Prisma model (checked by the compiler)', ()
   expectTypeOf<Matches<EntityStateRow, EntityStateModel>>().toEqualTypeOf<true>();
   expectTypeOf<Matches<SecretRow, SecretModel>>().toEqualTypeOf<true>();
   expectTypeOf<Matches<WorkerRow, WorkerModel>>().toEqualTypeOf<true>();
+  expectTypeOf<Matches<AlertOutboxRow, AlertOutboxModel>>().toEqualTypeOf<true>();
+  expectTypeOf<Matches<AlertDefaultsRow, AlertDefaultsModel, 'settings'>>().toEqualTypeOf<true>();
 });
 
 const models = readSchemaModels();

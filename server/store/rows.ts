@@ -280,6 +280,58 @@ export function toProof(row: Row): ProofRow {
   };
 }
 
+/** One alert in the outbox (migration 0015). */
+export interface AlertOutboxRow {
+  id: string;
+  flowId: string;
+  runId: string | null;
+  kind: string;
+  alertKey: string;
+  status: string;
+  batchKey: string | null;
+  message: string | null;
+  attempts: number;
+  lastError: string | null;
+  nextAttemptAt: number;
+  leaseUntil: number | null;
+  createdAt: number;
+  sentAt: number | null;
+}
+
+export const ALERT_OUTBOX_COLUMNS = 'id, flow_id, run_id, kind, alert_key, status, batch_key, message, attempts, last_error, next_attempt_at, lease_until, created_at, sent_at';
+
+export function toAlertOutbox(row: Row): AlertOutboxRow {
+  return {
+    id: row.id as string,
+    flowId: row.flow_id as string,
+    runId: orNull(row.run_id),
+    kind: row.kind as string,
+    alertKey: row.alert_key as string,
+    status: row.status as string,
+    batchKey: orNull(row.batch_key),
+    message: orNull(row.message),
+    attempts: Number(row.attempts),
+    lastError: orNull(row.last_error),
+    nextAttemptAt: Number(row.next_attempt_at),
+    leaseUntil: numberOrNull(row.lease_until),
+    createdAt: Number(row.created_at),
+    sentAt: numberOrNull(row.sent_at),
+  };
+}
+
+export interface AlertDefaultsRow {
+  id: number;
+  settings: unknown;
+  updatedAt: number;
+  updatedBy: string;
+}
+
+export const ALERT_DEFAULTS_COLUMNS = 'id, settings, updated_at, updated_by';
+
+export function toAlertDefaults(row: Row): AlertDefaultsRow {
+  return { id: Number(row.id), settings: parseJson(row.settings), updatedAt: Number(row.updated_at), updatedBy: row.updated_by as string };
+}
+
 /** One mapper per table, for the test that holds them to the schema. */
 export const ROW_MAPPERS: readonly RowMapper[] = [
   { table: 'runs', columns: RUN_COLUMNS, json: ['input'], unread: [], read: toRun },
@@ -295,5 +347,7 @@ export const ROW_MAPPERS: readonly RowMapper[] = [
   { table: 'secrets', columns: SECRET_COLUMNS, json: [], unread: [], read: toSecret },
   { table: 'workers', columns: WORKER_COLUMNS, json: [], unread: [], read: toWorker },
   { table: 'proofs', columns: PROOF_COLUMNS, json: ['report'], unread: [], read: toProof },
+  { table: 'alert_outbox', columns: ALERT_OUTBOX_COLUMNS, json: [], unread: [], read: toAlertOutbox },
+  { table: 'alert_defaults', columns: ALERT_DEFAULTS_COLUMNS, json: ['settings'], unread: [], read: toAlertDefaults },
   { table: 'stand_in_effects', columns: STAND_IN_EFFECT_COLUMNS, json: ['request', 'response'], unread: [], read: toStandInEffect },
 ];

@@ -1,3 +1,4 @@
+import { alertsRouter } from './alerts.ts';
 import { eventsRouter } from './events.ts';
 import { flowsRouter } from './flows.ts';
 import { galleryRouter } from './gallery.ts';
@@ -25,6 +26,7 @@ export const appRouter = router({
   steps: stepsRouter,
   sandbox: sandboxRouter,
   sandboxAddresses: sandboxAddressesQuery,
+  alerts: alertsRouter,
 });
 
 export type AppRouter = typeof appRouter;
