@@ -5,15 +5,15 @@
  * threshold alert once; a delivery that fails shows through the API and is retried.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEngine, invoiceFlow, type EngineHarness } from '../../testing/engine-harness.ts';
-import { testDatabases, type TestDatabase } from '../../testing/databases.ts';
-import { startReceiver, type Receiver } from '../../testing/receiver.ts';
-import { startEchoMailServer, type EchoMailServer } from '../../testing/echo-receivers.ts';
-import { until } from '../../testing/wait-for.ts';
-import { webhookEffectFlow } from '../../testing/webhook-flows.ts';
-import { appRouter } from '../../trpc/router.ts';
-import { closeEmailTransports } from '../steps/email-send.ts';
-import type { AlertSender } from './sender.ts';
+import { startEngine, invoiceFlow, type EngineHarness } from '../testing/engine-harness.ts';
+import { testDatabases, type TestDatabase } from '../testing/databases.ts';
+import { startReceiver, type Receiver } from '../testing/receiver.ts';
+import { startEchoMailServer, type EchoMailServer } from '../testing/echo-receivers.ts';
+import { until } from '../testing/wait-for.ts';
+import { webhookEffectFlow } from '../testing/webhook-flows.ts';
+import { appRouter } from './router.ts';
+import { closeEmailTransports } from '../engine/steps/email-send.ts';
+import type { AlertSender } from '../engine/alerts/sender.ts';
 
 const PUBLIC_URL = 'https://onceflow.example.test';
 
