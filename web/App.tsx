@@ -9,6 +9,7 @@ const InboxPage = lazy(() => import('./runs/InboxPage.tsx').then((module) => ({ 
 const ProofReportPage = lazy(() => import('./proofs/ProofReportPage.tsx').then((module) => ({ default: module.ProofReportPage })));
 const RunHistory = lazy(() => import('./runs/RunHistory.tsx').then((module) => ({ default: module.RunHistory })));
 const RunView = lazy(() => import('./runs/RunView.tsx').then((module) => ({ default: module.RunView })));
+const DefaultAlertsPage = lazy(() => import('./alerts/DefaultAlertsPage.tsx').then((module) => ({ default: module.DefaultAlertsPage })));
 const SecretsPage = lazy(() => import('./secrets/SecretsPage.tsx').then((module) => ({ default: module.SecretsPage })));
 
 type Route =
@@ -18,7 +19,8 @@ type Route =
   | { page: 'proof'; flowId: string; proofId: string }
   | { page: 'runs' }
   | { page: 'run'; runId: string }
-  | { page: 'secrets' };
+  | { page: 'secrets' }
+  | { page: 'alerts' };
 
 function route(path: string): Route {
   const part = (match: RegExpExecArray) => decodeURIComponent(match[1]!);
@@ -32,6 +34,7 @@ function route(path: string): Route {
   if (match) return { page: 'run', runId: part(match) };
   if (/^\/runs\/?$/.test(path)) return { page: 'runs' };
   if (/^\/secrets\/?$/.test(path)) return { page: 'secrets' };
+  if (/^\/alerts\/?$/.test(path)) return { page: 'alerts' };
   return { page: 'flows' };
 }
 
@@ -40,7 +43,7 @@ const FULL_HEIGHT: ReadonlySet<Route['page']> = new Set(['editor', 'run']);
 
 export function App() {
   const current = route(usePath());
-  const section = current.page === 'runs' || current.page === 'run' ? 'runs' : current.page === 'secrets' ? 'secrets' : 'flows';
+  const section = current.page === 'runs' || current.page === 'run' ? 'runs' : current.page === 'secrets' || current.page === 'alerts' ? current.page : 'flows';
   return (
     <div className={`app app--page-${current.page}${FULL_HEIGHT.has(current.page) ? ' app--editor' : ''}`}>
       <header className="app-header">
@@ -51,6 +54,7 @@ export function App() {
           <NavLink href="/" current={section === 'flows'}>Flows</NavLink>
           <NavLink href="/runs" current={section === 'runs'}>Runs</NavLink>
           <NavLink href="/secrets" current={section === 'secrets'}>Secrets</NavLink>
+          <NavLink href="/alerts" current={section === 'alerts'}>Alerts</NavLink>
         </nav>
         <span className="tagline">Automations that are safe to repeat</span>
       </header>
@@ -94,6 +98,8 @@ function Page({ route: current }: { route: Route }) {
       return <RunHistory />;
     case 'secrets':
       return <SecretsPage />;
+    case 'alerts':
+      return <DefaultAlertsPage />;
     case 'flows':
       return <FlowList />;
   }

@@ -1,5 +1,6 @@
 import { useReactFlow } from '@xyflow/react';
 import type { KeyboardEvent } from 'react';
+import { FlowAlertsPanel } from '../alerts/FlowAlertsPanel.tsx';
 import { Inspector } from './inspector/Inspector.tsx';
 import { SampleInputEditor } from './SampleInputEditor.tsx';
 import { useShallow } from 'zustand/react/shallow';
@@ -7,13 +8,14 @@ import { dispatch, selectSelectedStep, useEditorStore } from './useEditorStore.t
 import type { FlowProblem } from './useStepProblems.ts';
 import { VersionList, type VersionSummary } from './VersionList.tsx';
 
-export type PanelTab = 'step' | 'sample' | 'problems' | 'versions';
+export type PanelTab = 'step' | 'sample' | 'problems' | 'versions' | 'alerts';
 
 const TABS: ReadonlyArray<{ tab: PanelTab; title: string }> = [
   { tab: 'step', title: 'Step' },
   { tab: 'sample', title: 'Sample inputs' },
   { tab: 'problems', title: 'Problems' },
   { tab: 'versions', title: 'Versions' },
+  { tab: 'alerts', title: 'Alerts' },
 ];
 
 interface SidePanelProps {
@@ -73,6 +75,7 @@ export function SidePanel({ flowId, tab, onTab, problems, versions, hookIds, rea
         {tab === 'sample' && <SampleInputEditor readOnly={readOnly} />}
         {tab === 'problems' && <ProblemList problems={problems} />}
         {tab === 'versions' && <VersionList flowId={flowId} versions={versions} />}
+        {tab === 'alerts' && <FlowAlertsPanel readOnly={readOnly} problems={problems} />}
       </div>
     </aside>
   );

@@ -18,6 +18,7 @@ export interface FlowMeta {
   description?: string;
   sampleInput?: FlowDocument['sampleInput'];
   samples?: FlowDocument['samples'];
+  settings?: FlowDocument['settings'];
 }
 
 export interface Snapshot {

@@ -33,6 +33,7 @@ export function snapshotFromDocument(document: FlowDocument): Snapshot {
       ...(document.description === undefined ? {} : { description: document.description }),
       ...(document.sampleInput === undefined ? {} : { sampleInput: document.sampleInput }),
       ...(document.samples === undefined ? {} : { samples: document.samples }),
+      ...(document.settings === undefined ? {} : { settings: document.settings }),
     },
   };
 }
@@ -44,6 +45,7 @@ export function documentFromSnapshot(snapshot: Snapshot): FlowDocument {
     ...(snapshot.meta.description === undefined ? {} : { description: snapshot.meta.description }),
     ...(snapshot.meta.sampleInput === undefined ? {} : { sampleInput: snapshot.meta.sampleInput }),
     ...(snapshot.meta.samples === undefined || snapshot.meta.samples.length === 0 ? {} : { samples: snapshot.meta.samples }),
+    ...(snapshot.meta.settings === undefined || Object.keys(snapshot.meta.settings).length === 0 ? {} : { settings: snapshot.meta.settings }),
     nodes: snapshot.nodes.map((node) => ({
       id: node.id,
       type: node.type ?? '',

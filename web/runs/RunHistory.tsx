@@ -12,6 +12,7 @@ import { useDebounced } from '../editor/useDebounced.ts';
 import { navigate } from '../lib/router.ts';
 import { trpc } from '../lib/trpc.ts';
 import { useNarrowScreen } from '../lib/useNarrowScreen.ts';
+import { UndeliveredAlerts } from '../alerts/UndeliveredAlerts.tsx';
 import { BulkRerun } from './BulkRerun.tsx';
 import { RunCards } from './RunCards.tsx';
 import { formatDuration, formatWhen, RUN_STATUS_FILTERS, RUN_STATUS_WORDS, triggerWords } from './run-words.ts';
@@ -58,6 +59,7 @@ export function RunHistory() {
           <p className="page-sub">Every run, newest first. Duplicates stopped and steps skipped show what Onceflow kept from happening twice.</p>
         </div>
       </div>
+      <UndeliveredAlerts />
 
       <div className="filters" role="search">
         <label className="filters__field filters__search">
