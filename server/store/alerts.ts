@@ -41,7 +41,9 @@ export async function queueAlert(sql: Sql, alert: NewAlert): Promise<boolean> {
 export async function dueAlerts(sql: Sql, now: number, limit: number): Promise<AlertOutboxRow[]> {
   const rows = await sql.all(
     `SELECT ${ALERT_OUTBOX_COLUMNS} FROM alert_outbox
-     WHERE (status = 'pending' AND next_attempt_at <= ?) OR (status = 'sending' AND lease_until < ?)
+     WHERE status = 'pending' AND next_attempt_at <= ?
+     UNION ALL
+     SELECT ${ALERT_OUTBOX_COLUMNS} FROM alert_outbox WHERE status = 'sending' AND lease_until < ?
      ORDER BY created_at LIMIT ?`,
     [now, now, limit],
   );

@@ -12,6 +12,7 @@ const at = dateFormat({ timeStyle: 'short' });
 
 const STATUS_WORDS: Record<string, string> = {
   pending: 'will be tried again',
+  sending: 'is being sent again',
   given_up: 'is no longer tried',
   uncertain: 'may or may not have arrived',
 };

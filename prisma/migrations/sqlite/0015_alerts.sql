@@ -19,7 +19,11 @@ CREATE TABLE alert_outbox (
   sent_at BIGINT
 );
 CREATE UNIQUE INDEX alert_outbox_key_idx ON alert_outbox(flow_id, alert_key);
-CREATE INDEX alert_outbox_due_idx ON alert_outbox(status, next_attempt_at);
+-- Partial indexes: a row costs an entry only while the sender or a banner looks for it.
+CREATE INDEX alert_outbox_pending_idx ON alert_outbox(next_attempt_at) WHERE status = 'pending';
+CREATE INDEX alert_outbox_sending_idx ON alert_outbox(lease_until) WHERE status = 'sending';
+CREATE INDEX alert_outbox_undelivered_idx ON alert_outbox(created_at) WHERE last_error IS NOT NULL;
+CREATE INDEX alert_outbox_run_idx ON alert_outbox(run_id);
 -- One row (id 1): the alerts of every flow that sets none of its own.
 CREATE TABLE alert_defaults (
   id INTEGER NOT NULL PRIMARY KEY,
