@@ -3,6 +3,8 @@
  * chat receiver has the alert and before the sender recorded it
  * (`ONCEFLOW_CRASH_AT=after-act:alert`); a restarted process takes the alert's claim over
  * and sends it again under the same key, so the key-honouring receiver applies it once.
+ * A chat that does not honour keys is never called twice: the alert is marked uncertain
+ * and shown.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invoiceFlow } from '../../testing/engine-harness.ts';
@@ -18,6 +20,7 @@ for (const kind of testDatabases()) {
     let db: Db;
     let target: Receiver;
     let chat: Receiver;
+    let plainChat: Receiver;
     const processes: ServerProcess[] = [];
     const start = async (env: Record<string, string> = {}) => {
       const server = await startServerProcess({ DATABASE_URL: database.url, ONCEFLOW_LEASE_MS: '800', ONCEFLOW_POLL_MS: '30', ...env });
@@ -31,12 +34,14 @@ for (const kind of testDatabases()) {
       target = await startReceiver({ honoursKeys: true });
       target.behave = () => ({ kind: 'status', status: 400 });
       chat = await startReceiver({ honoursKeys: true });
+      plainChat = await startReceiver({ honoursKeys: false });
     });
     afterAll(async () => {
       for (const server of processes) await server.kill();
       await db?.close();
       await target?.close();
       await chat?.close();
+      await plainChat?.close();
       await database?.drop();
     });
 
@@ -70,6 +75,27 @@ for (const kind of testDatabases()) {
       expect((chat.calls[1]?.body as { text: string }).text).toContain(`/runs/${runId}`);
       const claim = await db.get<{ status: string; fence: number }>(`SELECT status, fence FROM claims WHERE scope = ? AND key = ?`, [`alerts:${flowId}`, `${runId}:failed`]);
       expect(claim).toMatchObject({ status: 'succeeded', fence: 2 });
+    });
+
+    it('the same crash with a chat that does not honour keys: called once, and the alert shows as uncertain', async () => {
+      const crashing = await start({ ONCEFLOW_CRASH_AT: 'after-act:alert' });
+      const document = {
+        ...invoiceFlow(target.url, { name: 'Refund made', retryMax: 0 }),
+        settings: { alerts: { chat: { url: `${plainChat.url}/alerts` } } },
+      };
+      const { id: flowId } = await trpc<{ id: string }>(crashing.url, 'flows.import', { document });
+      const { runId } = await trpc<{ runId: string }>(crashing.url, 'runs.start', { flowId, input: { order: { id: 'K-2', total: 3 } } });
+      await crashing.exited;
+      expect(plainChat.calls).toHaveLength(1);
+
+      const restarted = await start();
+      const shown = await until(() => 'the alert to be shown as uncertain', async () => {
+        const list = await trpc<{ runId: string; status: string; problem: string }[]>(restarted.url, 'alerts.undelivered', { runId }, 'query');
+        return list[0]?.status === 'uncertain' ? list[0] : undefined;
+      }, { timeoutMs: 20_000, everyMs: 100 });
+      await restarted.kill();
+      expect(shown.problem).toContain('does not honour keys, so it was not sent again');
+      expect(plainChat.calls).toHaveLength(1);
     });
   });
 }
