@@ -1,10 +1,13 @@
 /**
  * The default alerts page at phone width: a chat address that is not one is refused with
- * the reason and nothing is stored; a good one is saved and read back. And a flow's own
- * alerts in the editor's Alerts tab, saved with its draft.
+ * the reason and nothing is stored; a good one is saved and read back. A flow's own
+ * alerts in the editor's Alerts tab, saved with its draft. An alert the chat refuses
+ * shows on the run page and the runs page, and goes once the chat accepts it again.
  */
-import { seedFlow, trpcCall } from '../fixtures/api.ts';
-import { orderFlowDocument } from '../fixtures/flows.ts';
+import AxeBuilder from '@axe-core/playwright';
+import { startReceiver } from '../../server/testing/receiver.ts';
+import { seedFlow, sendWebhook, trpcCall, waitForRun } from '../fixtures/api.ts';
+import { ORDER_SAMPLE, orderFlowDocument } from '../fixtures/flows.ts';
 import { expect, test } from '../fixtures/index.ts';
 
 test.use({ viewport: { width: 390, height: 844 } });
@@ -51,4 +54,35 @@ test.describe('on a wide screen', () => {
       return flow.draft.settings?.alerts?.chat;
     }, { timeout: 10_000 }).toEqual({ url: 'https://chat.example.test/hooks/ops', keyHeader: 'Idempotency-Key' });
   });
+});
+
+test('an alert the chat refuses shows on the run and runs pages, and is sent again on request', async ({ page }) => {
+  const chat = await startReceiver({ honoursKeys: true });
+  chat.behave = () => ({ kind: 'status', status: 404 });
+  try {
+    const document = { ...orderFlowDocument(`Refused alert ${Date.now()}`), settings: { alerts: { chat: { url: `${chat.url}/alerts`, keyHeader: 'Idempotency-Key' } } } };
+    const flowId = await seedFlow(page.request, document);
+    await trpcCall(page.request, 'flows.publish', { id: flowId });
+    const flow = await trpcCall<{ triggers: Array<{ hookId: string; kind: string }> }>(page.request, 'flows.get', { id: flowId }, 'query');
+    const hookId = flow.triggers.find((trigger) => trigger.kind === 'trigger.webhook')!.hookId;
+    const { runId } = await sendWebhook(page.request, hookId, { ...ORDER_SAMPLE, id: `evt_alert_${Date.now()}`, order: { ...ORDER_SAMPLE.order, id: `al-${Date.now()}` } });
+    await waitForRun(page.request, runId, ['failed'], 60_000);
+
+    await page.goto(`/runs/${runId}`);
+    const banner = page.getByTestId('alerts.undelivered');
+    await expect(banner).toContainText('1 alert could not be sent', { timeout: 15_000 });
+    await expect(banner).toContainText('404');
+    await expect(banner).toContainText('will be tried again');
+    const findings = (await new AxeBuilder({ page }).include('[data-testid="alerts.undelivered"]').analyze()).violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+    expect(findings.map((violation) => violation.id)).toEqual([]);
+
+    await page.goto('/runs');
+    await expect(page.getByTestId('alerts.undelivered')).toContainText('could not be sent');
+    chat.behave = () => ({ kind: 'ok' });
+    await page.getByRole('button', { name: 'Send again now' }).click();
+    await expect.poll(() => chat.effects.get(`${runId}:failed`) ?? 0, { timeout: 15_000 }).toBe(1);
+    await expect(page.getByTestId('alerts.undelivered')).toHaveCount(0, { timeout: 20_000 });
+  } finally {
+    await chat.close();
+  }
 });

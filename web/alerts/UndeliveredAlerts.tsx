@@ -20,7 +20,8 @@ const STATUS_WORDS: Record<string, string> = {
 export function UndeliveredAlerts({ runId }: { runId?: string }) {
   const queryClient = useQueryClient();
   const input = runId ? { runId } : {};
-  const alerts = useQuery({ ...trpc.alerts.undelivered.queryOptions(input), refetchInterval: 15_000 });
+  // Looked at more often while some are shown, so one sent again leaves the page soon.
+  const alerts = useQuery({ ...trpc.alerts.undelivered.queryOptions(input), refetchInterval: (query) => ((query.state.data?.length ?? 0) > 0 ? 3_000 : 15_000) });
   const retry = useMutation(trpc.alerts.retryNow.mutationOptions({
     onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.alerts.undelivered.queryKey() }),
   }));
