@@ -200,3 +200,11 @@ export async function retryAlertsNow(sql: Sql, ids: readonly string[], now: numb
     [now, [...ids]],
   );
 }
+
+/** The sweeper: forgets alerts nobody was to receive, and sent ones past their claim's keep time. */
+export async function pruneAlerts(sql: Sql, droppedBefore: number, sentBefore: number): Promise<number> {
+  return sql.run(
+    `DELETE FROM alert_outbox WHERE (status = 'dropped' AND created_at < ?) OR (status = 'sent' AND created_at < ?)`,
+    [droppedBefore, sentBefore],
+  );
+}

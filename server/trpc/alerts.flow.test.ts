@@ -14,6 +14,7 @@ import { webhookEffectFlow } from '../testing/webhook-flows.ts';
 import { appRouter } from './router.ts';
 import { closeEmailTransports } from '../engine/steps/email-send.ts';
 import type { AlertSender } from '../engine/alerts/sender.ts';
+import { createSweeper } from '../engine/sweeper.ts';
 
 const PUBLIC_URL = 'https://onceflow.example.test';
 
@@ -92,6 +93,11 @@ for (const kind of testDatabases()) {
         expect(failed.status).toBe('failed');
         await until(() => 'the unwanted alert to be dropped', async () => (await caller().alerts.ofRun({ runId: failed.id }))[0]?.status === 'dropped' || undefined, { timeoutMs: 10_000 });
         expect(mail.accepted.filter((subject) => subject.includes('Refund issued'))).toHaveLength(1);
+        // The sweeper forgets the dropped alert after a day and keeps the sent one.
+        const { db, log } = engine.services;
+        await createSweeper({ db, log, clock: { ...engine.services.clock, now: () => Date.now() + 2 * 86_400_000 } }).sweep();
+        expect(await caller().alerts.ofRun({ runId: failed.id })).toEqual([]);
+        expect(await caller().alerts.ofRun({ runId: run.id })).toEqual([expect.objectContaining({ kind: 'needs_review', status: 'sent' })]);
       } finally {
         await plain.close();
       }
