@@ -208,3 +208,12 @@ export async function pruneAlerts(sql: Sql, droppedBefore: number, sentBefore: n
     [droppedBefore, sentBefore],
   );
 }
+
+/** A flow's alerts of one kind recorded since `since` (dropped ones aside), and when one of them last went out. */
+export async function recentAlerts(sql: Sql, flowId: string, kind: string, since: number): Promise<{ count: number; lastSentAt: number | null }> {
+  const row = await sql.get<{ n: number; last: number | null }>(
+    `SELECT COUNT(*) AS n, MAX(sent_at) AS last FROM alert_outbox WHERE flow_id = ? AND kind = ? AND created_at >= ? AND status <> 'dropped'`,
+    [flowId, kind, since],
+  );
+  return { count: Number(row?.n ?? 0), lastSentAt: row?.last == null ? null : Number(row.last) };
+}

@@ -14,6 +14,7 @@ import { webhookEffectFlow } from '../testing/webhook-flows.ts';
 import { appRouter } from './router.ts';
 import { closeEmailTransports } from '../engine/steps/email-send.ts';
 import type { AlertSender } from '../engine/alerts/sender.ts';
+import type { RunRow } from '../engine/types.ts';
 import { createSweeper } from '../engine/sweeper.ts';
 
 const PUBLIC_URL = 'https://onceflow.example.test';
@@ -38,7 +39,7 @@ for (const kind of testDatabases()) {
     beforeAll(async () => {
       database = await kind.create();
       engine = await startEngine(database.url, { ONCEFLOW_PUBLIC_URL: PUBLIC_URL });
-      sender = engine.services.createAlertSender({ everyMs: 50, retryBaseMs: 150, refusalCheckMs: 50 });
+      sender = engine.services.createAlertSender({ everyMs: 50, retryBaseMs: 150, refusalCheckMs: 50, gatherEveryMs: 1500 });
       sender.start();
       target = await startReceiver({ honoursKeys: true });
       target.behave = () => ({ kind: 'status', status: 400 });
@@ -117,6 +118,26 @@ for (const kind of testDatabases()) {
       expect(texts[0]).toMatch(/^10 runs of \*Invoice sent\* failed in the last \d+ seconds?\./);
       expect(texts[0]).toContain(`${PUBLIC_URL}/runs?flow=${flowId}&status=failed`);
       expect(chat.calls.at(-1)?.key).toMatch(/^gathered:failed:/);
+    });
+
+    it('runs failing one after another: the first three alone, then the rest gathered, each run alerted once', async () => {
+      const flowId = await engine.publish(failingFlow(target, chat, 'Label printed'));
+      const runs: RunRow[] = [];
+      for (let index = 0; index < 8; index++) {
+        runs.push(await engine.runAndWait(flowId, { order: { id: `S-${index}`, total: 1 } }));
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      await until(() => 'every alert sent', async () => {
+        const views = await Promise.all(runs.map((run) => caller().alerts.ofRun({ runId: run.id })));
+        return views.every((list) => list[0]?.status === 'sent') || undefined;
+      }, { timeoutMs: 15_000 });
+      const texts = chatTexts('Label printed');
+      const single = texts.filter((text) => text.startsWith('A run of'));
+      const gathered = texts.map((text) => /^(\d+) runs of \*Label printed\* failed/.exec(text)).filter((match) => match !== null);
+      expect(single.length).toBeLessThanOrEqual(3);
+      expect(gathered.length).toBeGreaterThanOrEqual(1);
+      expect(single.length + gathered.reduce((sum, match) => sum + Number(match[1]), 0)).toBe(8);
+      expect(texts.length).toBeLessThan(8);
     });
 
     it('refused webhook deliveries over the threshold alert once', async () => {

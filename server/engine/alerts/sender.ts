@@ -11,7 +11,7 @@ import { parseDuration } from '../../../core/duration.ts';
 import { newId } from '../../ids.ts';
 import {
   dropAlerts, dueAlerts, extendAlertLease, flowsForAlerts, latestAlertAt, leaseAlerts, pendingAlertsOf, queueAlert,
-  readAlertDefaults, refusalsPerFlow, runStatuses, settleAlerts, stampBatch, type AlertOutboxRow,
+  readAlertDefaults, recentAlerts, refusalsPerFlow, runStatuses, settleAlerts, stampBatch, type AlertOutboxRow,
 } from '../../store/alerts.ts';
 import { extendClaimLease, readClaim, settleClaim, takeOverClaim, tryClaim } from '../../store/claims.ts';
 import type { Db } from '../../store/db.ts';
@@ -45,8 +45,14 @@ export interface AlertSenderOptions {
   retryBaseMs?: number;
   /** Tries before an alert is given up (default: 10); it stays shown until someone sends it again. */
   maxAttempts?: number;
-  /** More pending alerts than this for one flow and state become one message (default: 3). */
+  /**
+   * More alerts than this for one flow and state within `gatherWindowMs` (default: 3 in
+   * 5 minutes) become one message, sent at most every `gatherEveryMs` (default: 1 minute)
+   * while they keep coming.
+   */
   gatherOver?: number;
+  gatherWindowMs?: number;
+  gatherEveryMs?: number;
   /** How often refused webhook deliveries are counted (default: 5 s). */
   refusalCheckMs?: number;
 }
@@ -77,6 +83,8 @@ export function createAlertSender(deps: AlertSenderDeps, options: AlertSenderOpt
   const retryBaseMs = options.retryBaseMs ?? 30_000;
   const maxAttempts = options.maxAttempts ?? 10;
   const gatherOver = options.gatherOver ?? 3;
+  const gatherWindowMs = options.gatherWindowMs ?? 5 * 60_000;
+  const gatherEveryMs = options.gatherEveryMs ?? 60_000;
   const refusalCheckMs = options.refusalCheckMs ?? 5_000;
   const leaseMs = deps.claimLeaseMs;
   const timeoutMs = alertTimeoutMs(leaseMs);
@@ -288,9 +296,21 @@ export function createAlertSender(deps: AlertSenderDeps, options: AlertSenderOpt
     }
     for (const batch of fresh.values()) {
       if (!batch.some((row) => dueIds.has(row.id))) continue;
-      const flow = flows.get(batch[0]!.flowId)!;
-      if (batch.length > gatherOver) await sendBatch(batch, flow.name, flow.settings!, null);
-      else for (const row of batch) await sendBatch([row], flow.name, flow.settings!, null);
+      const first = batch[0]!;
+      const flow = flows.get(first.flowId)!;
+      if (first.kind === 'webhook_refusals') {
+        await sendBatch(batch, flow.name, flow.settings!, null);
+        continue;
+      }
+      // Many alerts of one flow within the window: gathered, and sent at most every
+      // `gatherEveryMs` while they keep coming; the ones between wait for the next message.
+      const recent = await recentAlerts(db, first.flowId, first.kind, now - gatherWindowMs);
+      if (recent.count > gatherOver) {
+        if (recent.lastSentAt !== null && now - recent.lastSentAt < gatherEveryMs) continue;
+        await sendBatch(batch, flow.name, flow.settings!, null);
+      } else {
+        for (const row of batch) await sendBatch([row], flow.name, flow.settings!, null);
+      }
     }
   }
 
