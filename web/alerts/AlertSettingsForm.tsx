@@ -44,7 +44,7 @@ export function AlertSettingsForm({ form, onChange, readOnly = false, problems =
                 {text('refusalsWithin', 'Within', { path: 'on.webhookRefusals.within', hint: 'Like 5m, 1h or 1d.' })}
               </div>
             )}
-            <p className="field__hint">A run that fails is alerted once, also after reruns. When more than 3 runs of one flow fail together, they come as one message.</p>
+            <p className="field__hint">A run that fails is alerted once, also after reruns. When more than 3 runs of one flow fail within 5 minutes, the rest come together, at most one message a minute.</p>
           </fieldset>
           <fieldset className="alert-form__group">
             <legend>Chat</legend>
