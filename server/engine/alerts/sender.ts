@@ -13,18 +13,18 @@ import {
   dropAlerts, dueAlerts, extendAlertLease, flowsForAlerts, latestAlertAt, leaseAlerts, pendingAlertsOf, queueAlert,
   readAlertDefaults, recentAlerts, refusalsPerFlow, runStatuses, settleAlerts, stampBatch, type AlertOutboxRow,
 } from '../../store/alerts.ts';
-import { extendClaimLease, readClaim, settleClaim, takeOverClaim, tryClaim } from '../../store/claims.ts';
+import { extendClaimLease } from '../../store/claims.ts';
 import type { Db } from '../../store/db.ts';
 import type { CrashPoints } from '../crash-points.ts';
 import { errorMessage } from '../errors.ts';
 import type { AlertSettings } from '../flow/alert-settings.ts';
-import { fingerprint } from '../step-runtime.ts';
-import type { StepOutcome, StepServices } from '../steps/types.ts';
+import type { StepServices } from '../steps/types.ts';
 import type { Clock } from '../types.ts';
 import { repeatEvery, type Repeater } from '../worker-lifecycle.ts';
 import { alertChannels, alertTimeoutMs, type AlertChannel } from './alert-channels.ts';
+import { deliverAlert, type Delivery, type HeldClaim } from './alert-delivery.ts';
 import { alertSettingsFor, parseAlertSettings, wantsAlert } from './alert-policy.ts';
-import { gatheredAlertText, refusalAlertText, runAlertText, type AlertText } from './alert-words.ts';
+import { gatheredAlertText, refusalAlertText, runAlertText } from './alert-words.ts';
 
 export interface AlertSenderDeps {
   db: Db;
@@ -57,25 +57,11 @@ export interface AlertSenderOptions {
   refusalCheckMs?: number;
 }
 
-type HeldClaim = { scope: string; key: string; fence: number };
-type Delivery = { kind: 'sent' } | { kind: 'retry'; error: string } | { kind: 'uncertain'; error: string } | { kind: 'busy' };
-
-// How long an alert's claim is kept: a resend within this time is recognised (default: 30 days).
-const CLAIM_KEEP_MS = 30 * 86_400_000;
 // Refusals are counted over at most a day (validate-settings.ts).
 const LONGEST_REFUSAL_WINDOW_MS = 86_400_000;
 const MAX_RETRY_DELAY_MS = 30 * 60_000;
 
-let messagesSent = 0;
-
-/** Alert messages this process delivered, per channel (for the metrics page). */
-export function alertsSentTotal(): number {
-  return messagesSent;
-}
-
-function claimScope(flowId: string, channel: AlertChannel): string {
-  return channel.name === 'chat' ? `alerts:${flowId}` : `alerts:${flowId}:${channel.name}`;
-}
+export { alertsSentTotal } from './alert-delivery.ts';
 
 export function createAlertSender(deps: AlertSenderDeps, options: AlertSenderOptions = {}) {
   const { db, clock, log, crash } = deps;
@@ -88,6 +74,7 @@ export function createAlertSender(deps: AlertSenderDeps, options: AlertSenderOpt
   const refusalCheckMs = options.refusalCheckMs ?? 5_000;
   const leaseMs = deps.claimLeaseMs;
   const timeoutMs = alertTimeoutMs(leaseMs);
+  const delivery = { db, clock, crash, services: deps.services, leaseMs };
   let lastRefusalCheck = 0;
   let repeater: Repeater | null = null;
 
@@ -116,72 +103,6 @@ export function createAlertSender(deps: AlertSenderDeps, options: AlertSenderOpt
         id: newId('alr'), flowId, runId: null, kind: 'webhook_refusals', alertKey: `refusals:${Math.floor(now / windowMs)}`,
         message: `${count} deliveries refused in the last ${rule.within} (more than ${rule.over}).`, dueAt: now, now,
       });
-    }
-  }
-
-  /** One message through one channel, under its claim. */
-  async function deliver(flowId: string, channel: AlertChannel, key: string, text: AlertText, ownerRunId: string, claimed: HeldClaim[]): Promise<Delivery> {
-    const scope = claimScope(flowId, channel);
-    const request = channel.describe(text);
-    const now = clock.now();
-    const owner = { runId: ownerRunId, nodeId: 'alert', fingerprint: fingerprint(request), request, leaseUntil: now + leaseMs, now };
-    let fence = await db.durably((sql) => tryClaim(sql, { scope, key, ...owner, expiresAt: now + CLAIM_KEEP_MS }));
-    if (fence === undefined) {
-      const claim = await readClaim(db, scope, key);
-      if (!claim) return { kind: 'busy' };
-      switch (claim.status) {
-        case 'succeeded':
-          return { kind: 'sent' };
-        case 'uncertain':
-          return { kind: 'uncertain', error: claim.error ?? 'An earlier try may or may not have arrived.' };
-        case 'failed':
-          fence = await db.durably((sql) => takeOverClaim(sql, claim, owner));
-          break;
-        case 'in_progress': {
-          // Another sender holds it and is alive: it will settle it.
-          if (claim.leaseUntil >= now) return { kind: 'busy' };
-          fence = await db.durably((sql) => takeOverClaim(sql, claim, owner));
-          if (fence !== undefined && !channel.honoursKey) {
-            const error = `The sender stopped after starting to send this alert and before recording it; the ${channel.name === 'email' ? 'mail server' : 'chat'} does not honour keys, so it was not sent again: it may or may not have arrived.`;
-            await settleClaim(db, { scope, key, fence }, { status: 'uncertain', error, now });
-            return { kind: 'uncertain', error };
-          }
-          break;
-        }
-      }
-      if (fence === undefined) return { kind: 'busy' };
-    }
-    const held = { scope, key, fence };
-    claimed.push(held);
-    crash.check('after-claim', 'alert');
-    const abort = new AbortController();
-    const outcome: StepOutcome = await channel.send(text, {
-      key, runId: ownerRunId, flowId, nodeId: 'alert', now: clock.now, signal: abort.signal, services: deps.services,
-    }).catch((error: unknown) => ({ kind: 'ambiguous', message: errorMessage(error) }));
-    crash.check('after-act', 'alert');
-    const at = clock.now();
-    const settle = (status: 'succeeded' | 'failed' | 'uncertain', extra: { output?: unknown; error?: string }) =>
-      settleClaim(db, held, { status, ...extra, now: at });
-    switch (outcome.kind) {
-      case 'succeeded':
-        // A newer holder would mean this one's lease ran out mid-send; what it sent stands.
-        await settle('succeeded', { output: outcome.output });
-        messagesSent++;
-        return { kind: 'sent' };
-      case 'ambiguous':
-        if (!channel.honoursKey) {
-          await settle('uncertain', { error: outcome.message });
-          return { kind: 'uncertain', error: outcome.message };
-        }
-        await settle('failed', { error: outcome.message });
-        return { kind: 'retry', error: outcome.message };
-      case 'not_done':
-      case 'failed':
-        await settle('failed', { error: outcome.message });
-        return { kind: 'retry', error: outcome.message };
-      case 'wait':
-        await settle('failed', { error: outcome.message });
-        return { kind: 'retry', error: outcome.message };
     }
   }
 
@@ -223,7 +144,7 @@ export function createAlertSender(deps: AlertSenderDeps, options: AlertSenderOpt
         results.push({ kind: 'retry', error: `The alert settings cannot be used: ${errorMessage(error)}` });
       }
       for (const channel of channels) {
-        results.push(await deliver(first.flowId, channel, key, text, first.runId ?? `flow:${first.flowId}`, claimed).catch((error: unknown) => ({ kind: 'retry' as const, error: errorMessage(error) })));
+        results.push(await deliverAlert(delivery, channel, { flowId: first.flowId, key, text, ownerRunId: first.runId ?? `flow:${first.flowId}` }, claimed).catch((error: unknown) => ({ kind: 'retry' as const, error: errorMessage(error) })));
       }
     } finally {
       clearInterval(beat);
