@@ -152,19 +152,22 @@ export async function flowsForAlerts(sql: Sql, flowIds: readonly string[]): Prom
   return rows.map((row) => ({ flowId: row.id, name: row.name, document: row.document ?? null }));
 }
 
-/** Refused webhook deliveries per flow since `since` (flows with none are left out). */
-export async function refusalsPerFlow(sql: Sql, since: number): Promise<Map<string, number[]>> {
-  const rows = await sql.all<{ flow_id: string; received_at: number }>(
-    `SELECT t.flow_id, r.received_at FROM webhook_rejections r JOIN triggers t ON t.hook_id = r.hook_id WHERE r.received_at >= ? ORDER BY r.received_at`,
+/** The flows with refused webhook deliveries since `since`. */
+export async function flowsWithRefusals(sql: Sql, since: number): Promise<string[]> {
+  const rows = await sql.all<{ flow_id: string }>(
+    `SELECT DISTINCT t.flow_id FROM webhook_rejections r JOIN triggers t ON t.hook_id = r.hook_id WHERE r.received_at >= ?`,
     [since],
   );
-  const perFlow = new Map<string, number[]>();
-  for (const row of rows) {
-    const list = perFlow.get(row.flow_id) ?? [];
-    list.push(Number(row.received_at));
-    perFlow.set(row.flow_id, list);
-  }
-  return perFlow;
+  return rows.map((row) => row.flow_id);
+}
+
+/** How many deliveries to a flow's webhooks were refused since `since`. */
+export async function countRefusals(sql: Sql, flowId: string, since: number): Promise<number> {
+  const row = await sql.get<{ n: number }>(
+    `SELECT COUNT(*) AS n FROM webhook_rejections r JOIN triggers t ON t.hook_id = r.hook_id WHERE t.flow_id = ? AND r.received_at >= ?`,
+    [flowId, since],
+  );
+  return Number(row?.n ?? 0);
 }
 
 export async function readAlertDefaults(sql: Sql): Promise<AlertDefaultsRow | undefined> {

@@ -31,3 +31,6 @@ CREATE TABLE alert_defaults (
   updated_at BIGINT NOT NULL,
   updated_by TEXT NOT NULL
 );
+-- Refused deliveries are counted per flow over recent minutes (alert thresholds) and swept
+-- by age: both look them up by time.
+CREATE INDEX webhook_rejections_received_at_idx ON webhook_rejections(received_at);

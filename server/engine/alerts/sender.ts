@@ -7,11 +7,11 @@
  * alert uncertain otherwise; a delivery that fails is retried with backoff and shown.
  */
 import type { Logger } from 'pino';
-import { parseDuration } from '../../../core/duration.ts';
+import { isDuration, parseDuration } from '../../../core/duration.ts';
 import { newId } from '../../ids.ts';
 import {
   dropAlerts, dueAlerts, extendAlertLease, flowsForAlerts, latestAlertAt, leaseAlerts, pendingAlertsOf, queueAlert,
-  readAlertDefaults, recentAlerts, refusalsPerFlow, runStatuses, settleAlerts, stampBatch, type AlertOutboxRow,
+  readAlertDefaults, recentAlerts, flowsWithRefusals, countRefusals, runStatuses, settleAlerts, stampBatch, type AlertOutboxRow,
 } from '../../store/alerts.ts';
 import { extendClaimLease } from '../../store/claims.ts';
 import type { Db } from '../../store/db.ts';
@@ -88,14 +88,14 @@ export function createAlertSender(deps: AlertSenderDeps, options: AlertSenderOpt
   async function checkRefusals(now: number): Promise<void> {
     if (now - lastRefusalCheck < refusalCheckMs) return;
     lastRefusalCheck = now;
-    const perFlow = await refusalsPerFlow(db, now - LONGEST_REFUSAL_WINDOW_MS);
-    if (perFlow.size === 0) return;
-    const flows = await settingsOf([...perFlow.keys()]);
-    for (const [flowId, times] of perFlow) {
+    const refused = await flowsWithRefusals(db, now - LONGEST_REFUSAL_WINDOW_MS);
+    if (refused.length === 0) return;
+    const flows = await settingsOf(refused);
+    for (const flowId of refused) {
       const rule = flows.get(flowId)?.settings?.on.webhookRefusals;
-      if (!rule) continue;
+      if (!rule || !isDuration(rule.within)) continue;
       const windowMs = parseDuration(rule.within);
-      const count = times.filter((time) => time >= now - windowMs).length;
+      const count = await countRefusals(db, flowId, now - windowMs);
       if (count <= rule.over) continue;
       const latest = await latestAlertAt(db, flowId, 'webhook_refusals');
       if (latest !== undefined && latest > now - windowMs) continue;
