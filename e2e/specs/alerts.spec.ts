@@ -68,6 +68,8 @@ test('an alert the chat refuses shows on the run and runs pages, and is sent aga
     const { runId } = await sendWebhook(page.request, hookId, { ...ORDER_SAMPLE, id: `evt_alert_${Date.now()}`, order: { ...ORDER_SAMPLE.order, id: `al-${Date.now()}` } });
     await waitForRun(page.request, runId, ['failed'], 60_000);
 
+    // The first try is refused about a second after the run failed.
+    await expect.poll(async () => (await trpcCall<unknown[]>(page.request, 'alerts.undelivered', { runId }, 'query')).length, { timeout: 15_000 }).toBe(1);
     await page.goto(`/runs/${runId}`);
     const banner = page.getByTestId('alerts.undelivered');
     await expect(banner).toContainText('1 alert could not be sent', { timeout: 15_000 });
