@@ -3,6 +3,8 @@
  * tRPC, CLI) receive this object; nothing here knows about them.
  */
 import { flowPauseService, type FlowPauseService } from './engine/flow-pause.ts';
+import { alertService, type AlertService } from './engine/alerts/alert-service.ts';
+import { createAlertSender, type AlertSender, type AlertSenderOptions } from './engine/alerts/sender.ts';
 import { mkdirSync } from 'node:fs';
 import { parseDuration } from '../core/duration.ts';
 import type { Logger } from 'pino';
@@ -60,6 +62,10 @@ export interface Services {
   /** Automatic reruns of failed runs (engine/auto-reruns.ts); started with the worker. */
   autoReruns: AutoReruns;
   secrets: SecretService;
+  /** Default alerts and alerts that could not be sent (engine/alerts/). */
+  alerts: AlertService;
+  /** Creates (does not start) an alert sender; startWorker starts one beside the worker. */
+  createAlertSender(options?: AlertSenderOptions): AlertSender;
   /** Try this step: a step of the draft rendered against a sample, without a run (engine/step-try.ts). */
   stepTry: StepTryService;
   /** Where this server answers, once it listens (templates point their sandbox calls here). */
@@ -154,7 +160,12 @@ export async function createServices(env: Env, givenLog?: Logger): Promise<Servi
     return worker;
   };
 
-  return {
+  // Links in alerts: the configured public address first, else where this server listens.
+  const baseUrl = () => env.ONCEFLOW_PUBLIC_URL?.split(',')[0]?.trim() || services.publicUrl || `http://${env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST}:${env.PORT}`;
+  const makeAlertSender = (options?: AlertSenderOptions) =>
+    createAlertSender({ db, clock, log, crash, services: stepServices, secrets: loadSecrets, baseUrl, claimLeaseMs: config.claimLeaseMs }, options);
+
+  const services: Services = {
     env,
     db,
     log,
@@ -168,6 +179,8 @@ export async function createServices(env: Env, givenLog?: Logger): Promise<Servi
     inbox: inboxService({ db, flows: store, runs }),
     pause: flowPauseService({ db, clock, onQueued: nudge }),
     secrets,
+    alerts: alertService({ db, clock }),
+    createAlertSender: makeAlertSender,
     stepTry: stepTryService({ db, flows: store, secrets: loadSecrets, clock }),
     sandbox,
     webhooks: webhookIntake({ db, clock, triggers: triggerDirectory(db, plans, clock.now), secrets: loadSecrets, onQueued: nudge }),
@@ -178,12 +191,14 @@ export async function createServices(env: Env, givenLog?: Logger): Promise<Servi
       worker.start();
       const scheduler = createScheduler({ db, clock, plans, log, onQueued: nudge });
       const sweeper = createSweeper({ db, clock, log, ...(env.ONCEFLOW_RETENTION ? { retentionMs: parseDuration(env.ONCEFLOW_RETENTION) } : {}) });
+      const alerts = makeAlertSender();
       scheduler.start();
       sweeper.start();
       autoReruns.start();
+      alerts.start();
       // An operation a stopped server left running carries on from its first pending run.
       operations.resumeAll().catch((error: unknown) => log.error({ err: error }, 'the recoveries left running could not be resumed'));
-      stoppers.push(scheduler.stop, sweeper.stop, autoReruns.stop);
+      stoppers.push(scheduler.stop, sweeper.stop, autoReruns.stop, alerts.stop);
       return worker;
     },
     nudge,
@@ -194,4 +209,5 @@ export async function createServices(env: Env, givenLog?: Logger): Promise<Servi
       await db.close();
     },
   };
+  return services;
 }

@@ -10,6 +10,7 @@ const OperationReportPage = lazy(() => import('./operations/OperationReportPage.
 const ProofReportPage = lazy(() => import('./proofs/ProofReportPage.tsx').then((module) => ({ default: module.ProofReportPage })));
 const RunHistory = lazy(() => import('./runs/RunHistory.tsx').then((module) => ({ default: module.RunHistory })));
 const RunView = lazy(() => import('./runs/RunView.tsx').then((module) => ({ default: module.RunView })));
+const DefaultAlertsPage = lazy(() => import('./alerts/DefaultAlertsPage.tsx').then((module) => ({ default: module.DefaultAlertsPage })));
 const SecretsPage = lazy(() => import('./secrets/SecretsPage.tsx').then((module) => ({ default: module.SecretsPage })));
 
 type Route =
@@ -20,7 +21,8 @@ type Route =
   | { page: 'runs' }
   | { page: 'run'; runId: string }
   | { page: 'operation'; operationId: string }
-  | { page: 'secrets' };
+  | { page: 'secrets' }
+  | { page: 'alerts' };
 
 function route(path: string): Route {
   const part = (match: RegExpExecArray) => decodeURIComponent(match[1]!);
@@ -36,6 +38,7 @@ function route(path: string): Route {
   if (match) return { page: 'operation', operationId: part(match) };
   if (/^\/runs\/?$/.test(path)) return { page: 'runs' };
   if (/^\/secrets\/?$/.test(path)) return { page: 'secrets' };
+  if (/^\/alerts\/?$/.test(path)) return { page: 'alerts' };
   return { page: 'flows' };
 }
 
@@ -44,7 +47,7 @@ const FULL_HEIGHT: ReadonlySet<Route['page']> = new Set(['editor', 'run']);
 
 export function App() {
   const current = route(usePath());
-  const section = current.page === 'runs' || current.page === 'run' || current.page === 'operation' ? 'runs' : current.page === 'secrets' ? 'secrets' : 'flows';
+  const section = current.page === 'runs' || current.page === 'run' || current.page === 'operation' ? 'runs' : current.page === 'secrets' || current.page === 'alerts' ? current.page : 'flows';
   return (
     <div className={`app app--page-${current.page}${FULL_HEIGHT.has(current.page) ? ' app--editor' : ''}`}>
       <header className="app-header">
@@ -55,6 +58,7 @@ export function App() {
           <NavLink href="/" current={section === 'flows'}>Flows</NavLink>
           <NavLink href="/runs" current={section === 'runs'}>Runs</NavLink>
           <NavLink href="/secrets" current={section === 'secrets'}>Secrets</NavLink>
+          <NavLink href="/alerts" current={section === 'alerts'}>Alerts</NavLink>
         </nav>
         <span className="tagline">Automations that are safe to repeat</span>
       </header>
@@ -100,6 +104,8 @@ function Page({ route: current }: { route: Route }) {
       return <RunHistory />;
     case 'secrets':
       return <SecretsPage />;
+    case 'alerts':
+      return <DefaultAlertsPage />;
     case 'flows':
       return <FlowList />;
   }

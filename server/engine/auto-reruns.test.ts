@@ -97,10 +97,14 @@ for (const kind of testDatabases()) {
       const flowId = await engine.publish(retryingFlow(receiver.url, 'Retried once', ['30s']));
       const run = await engine.runAndWait(flowId, { order: 'B1' });
       expect(run.status).toBe('failed');
+      // A failure that will be tried again alerts nobody yet; the last one does (alerts/outbox.ts).
+      const alerts = async () => (await engine.services.db.all<{ kind: string }>('SELECT kind FROM alert_outbox WHERE run_id = ?', [run.id])).map((row) => row.kind);
+      expect(await alerts()).toEqual([]);
       expect(await engine.services.autoReruns.runDue(Date.now() + MINUTE)).toBe(1);
       const last = await engine.waitForRun(run.id);
       expect(last).toMatchObject({ attempt: 2, status: 'failed' });
       expect(await pendingAutoRerun(engine.services.db, run.id)).toBeNull();
+      expect(await alerts()).toEqual(['failed']);
       const { timeline } = await engine.services.runs.get(run.id);
       expect(ofType(timeline, 'run.rerun_scheduled')).toHaveLength(1);
 

@@ -14,6 +14,7 @@ import { recordAfterCancel } from './run-cancel.ts';
 import { endLeasedRun, renewRunLease } from '../store/runs.ts';
 import { writeCheckpointsAndEvents } from '../store/timeline.ts';
 import { scheduleAutoRerun } from '../store/auto-reruns.ts';
+import { queueRunAlert } from './alerts/outbox.ts';
 import type { CheckpointRow, ClaimStatus, Clock, RunRow, RunStatus, TimelineEvent, TimelineEventType } from './types.ts';
 
 /** The worker no longer holds the run: another worker took it over, or it was cancelled. */
@@ -150,10 +151,17 @@ export class RunJournal {
         if (!(await renewRunLease(tx, run, now + this.leaseMs))) throw new LeaseLostError(`Run ${run.id} is no longer held by this worker.`);
       }
       let written = events;
+      let rerunScheduled = false;
       // A live run's failure: its next automatic rerun (or none left) is written with it.
       if (ending?.status === 'failed' && run.testScope === null) {
         const next = await scheduleAutoRerun(tx, run.id, this.retryLaterMs, now);
+        rerunScheduled = next !== null;
         if (next) written = [...events, { runId: run.id, type: 'run.rerun_scheduled', nodeId: null, attempt: run.attempt, data: { ...next }, createdAt: now }];
+      }
+      // The alert is recorded with the ending itself (alerts/outbox.ts), never apart from it;
+      // a failure that an automatic rerun will try again alerts nobody yet.
+      if (ending && (ending.status === 'failed' || ending.status === 'needs_review')) {
+        await queueRunAlert(tx, run, { state: ending.status, message: ending.error ?? null, now, rerunScheduled });
       }
       await writeCheckpointsAndEvents(tx, checkpoints, written);
     });

@@ -1,13 +1,15 @@
 /**
  * Forgets what has outlived its keep time: inbound event ids past their dedupe window,
  * claims past their key lifetime (never one in progress; each leaves an expired-key
- * record), refusals older than 30 days, and — with ONCEFLOW_RETENTION — ended runs older
- * than the retention with their timelines, old deliveries and old expired-key records.
+ * record), refusals older than 30 days, alerts that were dropped (a day) or sent (30
+ * days), and — with ONCEFLOW_RETENTION — ended runs older than the retention with their
+ * timelines, old deliveries and old expired-key records.
  * Work is done in small transactions with a pause between them, so requests and workers
  * are never held up behind a long delete. Runs beside every worker (default: once a
  * minute); deleting twice is harmless.
  */
 import type { Logger } from 'pino';
+import { pruneAlerts } from '../store/alerts.ts';
 import type { Db, Sql } from '../store/db.ts';
 import { pruneExpiredKeyRecords, sweepExpiredClaims } from '../store/expired-keys.ts';
 import { pruneInbound } from '../store/inbound.ts';
@@ -18,6 +20,9 @@ import { repeatEvery, type Repeater } from './worker-lifecycle.ts';
 const REJECTIONS_KEPT_MS = 30 * 24 * 3600_000;
 /** Rows per transaction: small enough that a batch never holds the database for long. */
 export const SWEEP_BATCH = 500;
+// Alerts nobody was to receive are kept a day; sent ones as long as their claim (30 days).
+const DROPPED_ALERTS_KEPT_MS = 24 * 3600_000;
+const SENT_ALERTS_KEPT_MS = 30 * 24 * 3600_000;
 
 export interface SweeperDeps {
   db: Db;
@@ -64,6 +69,7 @@ export function createSweeper(deps: SweeperDeps, everyMs = 60_000) {
     const result: SweepResult = { inbound: 0, claims: 0, runs: 0, batches: 0 };
     result.inbound = await pruneInbound(deps.db, now, now - REJECTIONS_KEPT_MS);
     result.claims = await inBatches(result, (tx) => sweepExpiredClaims(tx, now, size));
+    await pruneAlerts(deps.db, now - DROPPED_ALERTS_KEPT_MS, now - SENT_ALERTS_KEPT_MS);
     if (deps.retentionMs !== undefined) {
       const before = now - deps.retentionMs;
       // Runs first, then what only they pointed to; claims are left to their own time to live.

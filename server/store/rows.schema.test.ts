@@ -7,14 +7,17 @@
  */
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type {
-  CheckpointModel, ClaimModel, EntityStateModel, ExpiredKeyModel, FlowModel, FlowVersionModel, InboundEventModel, RunInputValueModel, RunModel, SecretModel,
-  OperationModel, OperationRunModel, TimelineEventModel, TriggerModel, WebhookRejectionModel, WorkerModel,
+  AlertDefaultsModel, AlertOutboxModel, CheckpointModel, ClaimModel, EntityStateModel, ExpiredKeyModel, FlowModel, FlowVersionModel, InboundEventModel,
+  RunInputValueModel, RunModel, SecretModel, OperationModel, OperationRunModel, TimelineEventModel, TriggerModel, WebhookRejectionModel, WorkerModel,
 } from './generated/sqlite/models.ts';
 import { testDatabases } from '../testing/databases.ts';
 import { useMigratedDatabase } from '../testing/migrated-database.ts';
 import { readSchemaModels, type SchemaModel } from '../testing/prisma-schema.ts';
 import type { Sql } from './db.ts';
-import { ROW_MAPPERS, type EntityStateRow, type ExpiredKeyRow, type InboundEventRow, type InputValueRow, type RejectionRow, type RowMapper, type WorkerRow } from './rows.ts';
+import {
+  ROW_MAPPERS, type AlertDefaultsRow, type AlertOutboxRow, type EntityStateRow, type ExpiredKeyRow, type InboundEventRow, type InputValueRow, type RejectionRow,
+  type RowMapper, type WorkerRow,
+} from './rows.ts';
 import type {
   CheckpointRow, ClaimRow, FlowRow, FlowVersionRow, OperationRow, OperationRunRow, RunRow, SecretRow, StoredTriggerRow, TimelineEvent,
 } from './types.ts';
@@ -52,6 +55,8 @@ it('types every row as its generated Prisma model (checked by the compiler)', ()
   expectTypeOf<Matches<InputValueRow, RunInputValueModel>>().toEqualTypeOf<true>();
   expectTypeOf<Matches<OperationRow, OperationModel, 'request' | 'preview'>>().toEqualTypeOf<true>();
   expectTypeOf<Matches<OperationRunRow, OperationRunModel>>().toEqualTypeOf<true>();
+  expectTypeOf<Matches<AlertOutboxRow, AlertOutboxModel>>().toEqualTypeOf<true>();
+  expectTypeOf<Matches<AlertDefaultsRow, AlertDefaultsModel, 'settings'>>().toEqualTypeOf<true>();
 });
 
 const models = readSchemaModels();

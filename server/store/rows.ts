@@ -356,6 +356,58 @@ export function toOperationRun(row: Row): OperationRunRow {
   };
 }
 
+/** One alert in the outbox (migration 0015). */
+export interface AlertOutboxRow {
+  id: string;
+  flowId: string;
+  runId: string | null;
+  kind: string;
+  alertKey: string;
+  status: string;
+  batchKey: string | null;
+  message: string | null;
+  attempts: number;
+  lastError: string | null;
+  nextAttemptAt: number;
+  leaseUntil: number | null;
+  createdAt: number;
+  sentAt: number | null;
+}
+
+export const ALERT_OUTBOX_COLUMNS = 'id, flow_id, run_id, kind, alert_key, status, batch_key, message, attempts, last_error, next_attempt_at, lease_until, created_at, sent_at';
+
+export function toAlertOutbox(row: Row): AlertOutboxRow {
+  return {
+    id: row.id as string,
+    flowId: row.flow_id as string,
+    runId: orNull(row.run_id),
+    kind: row.kind as string,
+    alertKey: row.alert_key as string,
+    status: row.status as string,
+    batchKey: orNull(row.batch_key),
+    message: orNull(row.message),
+    attempts: Number(row.attempts),
+    lastError: orNull(row.last_error),
+    nextAttemptAt: Number(row.next_attempt_at),
+    leaseUntil: numberOrNull(row.lease_until),
+    createdAt: Number(row.created_at),
+    sentAt: numberOrNull(row.sent_at),
+  };
+}
+
+export interface AlertDefaultsRow {
+  id: number;
+  settings: unknown;
+  updatedAt: number;
+  updatedBy: string;
+}
+
+export const ALERT_DEFAULTS_COLUMNS = 'id, settings, updated_at, updated_by';
+
+export function toAlertDefaults(row: Row): AlertDefaultsRow {
+  return { id: Number(row.id), settings: parseJson(row.settings), updatedAt: Number(row.updated_at), updatedBy: row.updated_by as string };
+}
+
 /** One mapper per table, for the test that holds them to the schema. */
 export const ROW_MAPPERS: readonly RowMapper[] = [
   // Automatic reruns are read where they are scheduled and shown (auto-reruns.ts); what a
@@ -375,6 +427,8 @@ export const ROW_MAPPERS: readonly RowMapper[] = [
   { table: 'proofs', columns: PROOF_COLUMNS, json: ['report'], unread: [], read: toProof },
   { table: 'operations', columns: OPERATION_COLUMNS, json: ['request', 'preview'], unread: [], read: toOperation },
   { table: 'operation_runs', columns: OPERATION_RUN_COLUMNS, json: [], unread: [], read: toOperationRun },
+  { table: 'alert_outbox', columns: ALERT_OUTBOX_COLUMNS, json: [], unread: [], read: toAlertOutbox },
+  { table: 'alert_defaults', columns: ALERT_DEFAULTS_COLUMNS, json: ['settings'], unread: [], read: toAlertDefaults },
   { table: 'stand_in_effects', columns: STAND_IN_EFFECT_COLUMNS, json: ['request', 'response'], unread: [], read: toStandInEffect },
   { table: 'expired_keys', columns: EXPIRED_KEY_COLUMNS, json: [], unread: [], read: toExpiredKey },
   { table: 'run_input_values', columns: INPUT_VALUE_COLUMNS, json: [], unread: [], read: toInputValue },

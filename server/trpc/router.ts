@@ -1,3 +1,4 @@
+import { alertsRouter } from './alerts.ts';
 import { eventsRouter } from './events.ts';
 import { flowsRouter } from './flows.ts';
 import { operationsRouter } from './operations.ts';
@@ -27,6 +28,7 @@ export const appRouter = router({
   steps: stepsRouter,
   sandbox: sandboxRouter,
   sandboxAddresses: sandboxAddressesQuery,
+  alerts: alertsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,6 +1,7 @@
 import { useReactFlow } from '@xyflow/react';
 import type { KeyboardEvent } from 'react';
 import { FlowSettings } from './FlowSettings.tsx';
+import { FlowAlertsPanel } from '../alerts/FlowAlertsPanel.tsx';
 import { Inspector } from './inspector/Inspector.tsx';
 import { SampleInputEditor } from './SampleInputEditor.tsx';
 import { useShallow } from 'zustand/react/shallow';
@@ -8,12 +9,13 @@ import { dispatch, selectSelectedStep, useEditorStore } from './useEditorStore.t
 import type { FlowProblem } from './useStepProblems.ts';
 import { VersionList, type VersionSummary } from './VersionList.tsx';
 
-export type PanelTab = 'step' | 'sample' | 'settings' | 'problems' | 'versions';
+export type PanelTab = 'step' | 'sample' | 'settings' | 'alerts' | 'problems' | 'versions';
 
 const TABS: ReadonlyArray<{ tab: PanelTab; title: string }> = [
   { tab: 'step', title: 'Step' },
   { tab: 'sample', title: 'Sample inputs' },
   { tab: 'settings', title: 'Settings' },
+  { tab: 'alerts', title: 'Alerts' },
   { tab: 'problems', title: 'Problems' },
   { tab: 'versions', title: 'Versions' },
 ];
@@ -76,6 +78,7 @@ export function SidePanel({ flowId, tab, onTab, problems, versions, hookIds, rea
         {tab === 'settings' && <FlowSettings problems={problems} readOnly={readOnly} />}
         {tab === 'problems' && <ProblemList problems={problems} />}
         {tab === 'versions' && <VersionList flowId={flowId} versions={versions} />}
+        {tab === 'alerts' && <FlowAlertsPanel readOnly={readOnly} problems={problems} />}
       </div>
     </aside>
   );

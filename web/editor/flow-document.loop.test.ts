@@ -27,9 +27,9 @@ describe('a flow’s settings between the document and the canvas', () => {
   it('keeps them whole, including ones this editor has no form for', () => {
     const flow = {
       format: 'onceflow/v1', name: 'Settings', nodes: [], edges: [],
-      settings: { retryFailedRuns: ['1m', '10m'], alerts: { on: ['failed'] } },
+      settings: { retryFailedRuns: ['1m', '10m'], alerts: { enabled: true, on: { failed: true, needsReview: false } } },
     } as FlowDocument;
-    expect(documentFromSnapshot(snapshotFromDocument(flow)).settings).toEqual({ retryFailedRuns: ['1m', '10m'], alerts: { on: ['failed'] } });
+    expect(documentFromSnapshot(snapshotFromDocument(flow)).settings).toEqual({ retryFailedRuns: ['1m', '10m'], alerts: { enabled: true, on: { failed: true, needsReview: false } } });
     expect(documentFromSnapshot(snapshotFromDocument({ ...flow, settings: {} }))).not.toHaveProperty('settings');
   });
 });

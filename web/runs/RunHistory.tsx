@@ -14,6 +14,7 @@ import { useDebounced } from '../editor/useDebounced.ts';
 import { navigate } from '../lib/router.ts';
 import { trpc } from '../lib/trpc.ts';
 import { useNarrowScreen } from '../lib/useNarrowScreen.ts';
+import { UndeliveredAlerts } from '../alerts/UndeliveredAlerts.tsx';
 import { BulkRerun } from './BulkRerun.tsx';
 import { KeepingLine } from './KeepingLine.tsx';
 import { RecoverDialog } from './RecoverDialog.tsx';
@@ -65,6 +66,7 @@ export function RunHistory() {
         </div>
         <button type="button" className="button-secondary" onClick={() => setRecovering(true)}>Recover…</button>
       </div>
+      <UndeliveredAlerts />
       <RecentRecoveries />
       {recovering && <RecoverDialog initial={{ statuses: ['failed'], ...(flowId ? { flowId } : {}) }} onClose={() => setRecovering(false)} />}
 

@@ -3,6 +3,7 @@
  * step's status, the timeline, a step's details, and what a person can do next (rerun,
  * replay, decide an unknown outcome).
  */
+import { UndeliveredAlerts } from '../alerts/UndeliveredAlerts.tsx';
 import { RunBadges } from './RunBadges.tsx';
 import './runs.css';
 import { skipToken, useQuery } from '@tanstack/react-query';
@@ -121,6 +122,7 @@ function RunLayout({ runId, data, events, timelineLoading }: LayoutProps) {
           </div>
         </header>
       )}
+      <UndeliveredAlerts runId={runId} />
       {uncertain.map((step) => (
         <ReviewPanel key={step.nodeId} runId={runId} step={step} events={events.filter((event) => event.nodeId === step.nodeId)} />
       ))}

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FLOW_FORMAT } from '../../../core/step-kinds.ts';
+import { alertSettingsSchema } from './alert-settings.ts';
 
 export { FLOW_FORMAT, isSideEffectStep } from '../../../core/step-kinds.ts';
 
@@ -47,6 +48,8 @@ export const flowDocumentSchema = z.object({
   settings: z.object({
     // Delays before automatic reruns of a failed run, e.g. ["1m", "10m", "1h"].
     retryFailedRuns: z.array(z.string()).optional(),
+    // Who is told when a run fails or needs review (alert-settings.ts); none: the stored default.
+    alerts: alertSettingsSchema.optional(),
   }).loose().optional(),
 });
 
