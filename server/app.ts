@@ -1,5 +1,5 @@
 /**
- * The HTTP process: web app, /trpc, /hooks, /healthz, and (unless told not to) the
+ * The HTTP process: web app, /trpc, /hooks, /healthz, /metrics, and (unless told not to) the
  * embedded worker. `createServer` only wires; `start` opens the port.
  */
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
@@ -12,6 +12,7 @@ import { registerAuth } from './http/auth.ts';
 import { openRoutes, registerGuard } from './http/guard.ts';
 import { registerHealth } from './http/health.ts';
 import { registerHooks } from './http/hooks.ts';
+import { registerMetrics } from './http/metrics.ts';
 import { httpServerOptions, type HttpLimits } from './http/server-options.ts';
 import { registerStatic } from './http/static.ts';
 import { registerSandbox } from './sandbox/plugin.ts';
@@ -37,11 +38,15 @@ async function buildHttp(services: Services, limits: Partial<HttpLimits> = {}): 
   const { env } = services;
   const access = createAccess(env.ONCEFLOW_ADMIN_PASSWORD);
   // First, so that every route registered after it is guarded (default deny).
-  registerGuard(app, access, createHostPolicy({ bindHost: env.HOST, publicUrls: env.ONCEFLOW_PUBLIC_URL }));
+  registerGuard(app, access, createHostPolicy({ bindHost: env.HOST, publicUrls: env.ONCEFLOW_PUBLIC_URL }), { metricsToken: env.ONCEFLOW_METRICS_TOKEN });
   await app.register(async (publicScope) => {
     openRoutes(publicScope, 'public');
     registerHealth(publicScope, services);
     await registerHooks(publicScope, services.webhooks);
+  });
+  await app.register(async (metricsScope) => {
+    openRoutes(metricsScope, 'metrics');
+    registerMetrics(metricsScope, services.metrics);
   });
   await app.register(async (openScope) => {
     openRoutes(openScope, 'open');

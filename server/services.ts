@@ -35,6 +35,7 @@ import { loadSecretKey } from './engine/secrets/crypto.ts';
 import { createMasker } from './engine/secrets/masker.ts';
 import { secretService, type SecretService } from './engine/secrets/secret-service.ts';
 import { createLogger } from './logger.ts';
+import { createMetrics, type Metrics } from './metrics/metrics.ts';
 import type { Env } from './env.ts';
 import { openDatabase, type Db } from './engine/database.ts';
 import { fromStoreError } from './engine/errors.ts';
@@ -64,6 +65,8 @@ export interface Services {
   sandbox?: Sandbox;
   webhooks: WebhookIntake;
   plans: PlanCache;
+  /** This process's /metrics registry; alerts call metrics.countAlertSent(kind). */
+  metrics: Metrics;
   /** Creates and starts a worker sharing this process's database, with the scheduler and sweeper beside it. */
   startWorker(options?: { concurrency?: number }): Worker;
   /** Creates (does not start) a bare worker: tests and benchmarks drive it themselves. */
@@ -86,6 +89,7 @@ export async function createServices(env: Env, givenLog?: Logger): Promise<Servi
     throw error;
   }
   const clock = systemClock;
+  const metrics = createMetrics(db, clock.now);
   const store = flowStore(db);
   const plans = new PlanCache(async (versionId) => {
     const version = await store.version(versionId);
@@ -140,7 +144,7 @@ export async function createServices(env: Env, givenLog?: Logger): Promise<Servi
 
   const makeWorker = (options: { concurrency?: number; lease?: WorkerOptions['lease'] } = {}) => {
     const worker = createWorker(
-      { db, clock, log, config, crash, services: stepServices },
+      { db, clock, log, config, crash, services: stepServices, metrics: metrics.engine },
       { concurrency: options.concurrency ?? env.ONCEFLOW_WORKER_CONCURRENCY, pollMs: env.ONCEFLOW_POLL_MS, plans, loadSecrets, ...(options.lease ? { lease: options.lease } : {}) },
     );
     workers.push(worker);
@@ -153,6 +157,7 @@ export async function createServices(env: Env, givenLog?: Logger): Promise<Servi
     log,
     clock,
     plans,
+    metrics,
     flows,
     runs,
     tests: testRunService({ db, flows, runs }),
@@ -162,7 +167,7 @@ export async function createServices(env: Env, givenLog?: Logger): Promise<Servi
     secrets,
     stepTry: stepTryService({ db, flows: store, secrets: loadSecrets, clock }),
     sandbox,
-    webhooks: webhookIntake({ db, clock, triggers: triggerDirectory(db, plans, clock.now), secrets: loadSecrets, onQueued: nudge }),
+    webhooks: webhookIntake({ db, clock, triggers: triggerDirectory(db, plans, clock.now), secrets: loadSecrets, onQueued: nudge, metrics: metrics.engine }),
     autoReruns,
     createWorker: makeWorker,
     startWorker(options) {
