@@ -6,7 +6,7 @@ import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/a
 import Fastify, { type FastifyInstance } from 'fastify';
 import { UserError } from './engine/errors.ts';
 import type { Env } from './env.ts';
-import { checkExposure, createAccess } from './auth/access.ts';
+import { checkExposure, createAccess, isLoopback } from './auth/access.ts';
 import { createHostPolicy } from './auth/hosts.ts';
 import { registerAuth } from './http/auth.ts';
 import { openRoutes, registerGuard } from './http/guard.ts';
@@ -62,6 +62,35 @@ async function buildHttp(services: Services, limits: Partial<HttpLimits> = {}): 
   });
   if (services.sandbox) await registerSandbox(app, services.sandbox);
   return app;
+}
+
+/**
+ * Only /metrics, for a process that serves no app (`onceflow worker --metrics-port`): its
+ * counters are its own, so a worker must be scraped too. Exposed, it needs the admin
+ * password's login or the metrics token, like the app's /metrics; with only the token,
+ * nothing but the token lets a scraper in.
+ */
+export async function startMetricsServer(services: Services, port: number): Promise<{ url: string; stop(): Promise<void> }> {
+  const { env } = services;
+  if (!isLoopback(env.HOST) && !env.ONCEFLOW_ADMIN_PASSWORD && !env.ONCEFLOW_METRICS_TOKEN) {
+    throw new UserError(`Onceflow will not serve metrics on ${env.HOST} without a login: set ONCEFLOW_METRICS_TOKEN (or ONCEFLOW_ADMIN_PASSWORD), or keep HOST=127.0.0.1.`);
+  }
+  const app = Fastify(httpServerOptions());
+  const open = createAccess(env.ONCEFLOW_ADMIN_PASSWORD);
+  const access = isLoopback(env.HOST) || env.ONCEFLOW_ADMIN_PASSWORD ? open : { ...open, required: true, verify: () => false };
+  registerGuard(app, access, createHostPolicy({ bindHost: env.HOST, publicUrls: env.ONCEFLOW_PUBLIC_URL }), { metricsToken: env.ONCEFLOW_METRICS_TOKEN });
+  await app.register(async (metricsScope) => {
+    openRoutes(metricsScope, 'metrics');
+    registerMetrics(metricsScope, services.metrics);
+  });
+  await app.listen({ port, host: env.HOST }).catch((error: unknown) => {
+    if ((error as { code?: string }).code === 'EADDRINUSE') throw new UserError(`Port ${port} on ${env.HOST} is already in use; choose another --metrics-port.`, { cause: error });
+    throw error;
+  });
+  const address = app.server.address();
+  const bound = typeof address === 'object' && address ? address.port : port;
+  const host = env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST;
+  return { url: `http://${host}:${bound}`, stop: () => app.close() };
 }
 
 export function createServer(options: ServerOptions) {

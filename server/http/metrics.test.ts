@@ -4,7 +4,12 @@
  * says exactly that. Then who may scrape when the server is exposed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../app.ts';
+import { startMetricsServer, type RunningServer } from '../app.ts';
+import { readEnv } from '../env.ts';
+import { createServices } from '../services.ts';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { hookUrl, startApp, waitForRunStatus, waitUntilSettled } from '../testing/app-harness.ts';
 import { request } from 'node:http';
 import { createSqliteDatabase, testDatabases, type TestDatabase } from '../testing/databases.ts';
@@ -225,5 +230,33 @@ describe('who may scrape /metrics when the server is exposed', () => {
     // A scraper names the server by whatever address it was given.
     expect(await getWithHost(`${base}/metrics`, 'metrics-target.internal:9100', { authorization: `Bearer ${metricsToken}` })).toBe(200);
     expect(await getWithHost(`${base}/metrics`, 'metrics-target.internal:9100', { authorization: `Bearer ${token}` })).toBe(421);
+  });
+});
+
+describe('a worker without the app serves /metrics alone', () => {
+  it('answers with the token only, and refuses to start exposed without one', async () => {
+    const database = createSqliteDatabase();
+    const settings = { DATABASE_URL: database.url, ONCEFLOW_DATA_DIR: mkdtempSync(join(tmpdir(), 'onceflow-data-')), ONCEFLOW_LOG_LEVEL: 'silent', ONCEFLOW_SANDBOX: '0' };
+    const bare = await createServices(readEnv({ ...settings, HOST: '0.0.0.0' }));
+    await expect(startMetricsServer(bare, 0)).rejects.toThrow('Onceflow will not serve metrics on 0.0.0.0 without a login: set ONCEFLOW_METRICS_TOKEN');
+    await bare.close();
+
+    const token = 'worker-scrape-token-0123456789';
+    const services = await createServices(readEnv({ ...settings, HOST: '0.0.0.0', ONCEFLOW_METRICS_TOKEN: token }));
+    const metrics = await startMetricsServer(services, 0);
+    try {
+      const base = metrics.url.replace('0.0.0.0', '127.0.0.1');
+      services.metrics.engine.stepOutcome('acted');
+      expect((await scrape(base)).status).toBe(401);
+      const allowed = await scrape(base, { authorization: `Bearer ${token}` });
+      expect(allowed.status).toBe(200);
+      expect(valueOf(parseMetrics(allowed.text), 'onceflow_steps_total', { outcome: 'acted' })).toBe(1);
+      // Nothing of the app is served here.
+      expect((await fetch(`${base}/healthz`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(404);
+    } finally {
+      await metrics.stop();
+      await services.close();
+      await database.drop();
+    }
   });
 });
