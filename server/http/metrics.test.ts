@@ -16,6 +16,7 @@ import { createSqliteDatabase, testDatabases, type TestDatabase } from '../testi
 import { postJson, postRaw } from '../testing/http-client.ts';
 import { startReceiver, type Receiver } from '../testing/receiver.ts';
 import { tryClaim } from '../store/claims.ts';
+import { RUN_COUNTS_SQL } from '../store/metrics.ts';
 import { webhookEffectFlow } from '../testing/webhook-flows.ts';
 
 /** An effect that acts, then a plain call the receiver always refuses. */
@@ -189,6 +190,15 @@ for (const kind of testDatabases()) {
       expect(valueOf(samples, 'onceflow_lease_takeovers_total', { kind: 'run' })).toBe(1);
       expect(valueOf(samples, 'onceflow_lease_takeovers_total', { kind: 'claim' })).toBe(1);
       expect(valueOf(samples, 'onceflow_alerts_sent_total', { kind: 'email' })).toBe(1);
+
+      // Each scrape counts runs from the partial index of live runs, never from their rows.
+      if (kind.name === 'sqlite') {
+        const plan = await server.services.db.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${RUN_COUNTS_SQL}`);
+        expect(plan.map((step) => step.detail)).toContain('SCAN runs USING INDEX runs_flow_status_live_idx');
+      } else {
+        const rows = await server.services.db.all<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE indexname = 'runs_flow_status_live_idx'`);
+        expect(rows[0]?.indexdef).toMatch(/\(flow_id, status\) WHERE \(test_scope IS NULL\)/);
+      }
     }, 60_000);
   });
 }
