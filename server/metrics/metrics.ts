@@ -72,7 +72,7 @@ export function createMetrics(db: Db, now: () => number): Metrics {
   });
   // Series that exist from the start read 0 instead of missing, so rates and alerts work at once.
   for (const outcome of ['acted', 'duplicate_stopped', 'skipped', 'recovered', 'uncertain'] as const) steps.inc({ outcome }, 0);
-  for (const result of ['accepted', 'duplicate'] as const) deliveries.inc({ result, reason: '' }, 0);
+  for (const result of ['accepted', 'duplicate'] as const) deliveries.inc({ result }, 0);
   for (const kind of ['run', 'claim'] as const) takeOvers.inc({ kind }, 0);
 
   const countAlertSent = (kind: string) => alerts.inc({ kind });
@@ -83,7 +83,7 @@ export function createMetrics(db: Db, now: () => number): Metrics {
       stepOutcome: (outcome) => steps.inc({ outcome }),
       claimLatency: (seconds) => claimLatency.observe(seconds),
       leaseTakeOver: (kind, count = 1) => takeOvers.inc({ kind }, count),
-      delivery: (result, reason) => deliveries.inc({ result, reason: reason ?? '' }),
+      delivery: (result, reason) => deliveries.inc(reason ? { result, reason } : { result }),
       alertSent: countAlertSent,
     },
   };
