@@ -73,7 +73,9 @@ export function registerGuard(app: FastifyInstance, access: Access, hosts: HostP
         `Changes are only accepted from Onceflow's own pages; this request came from ${origin ?? 'another site'}.`);
     }
     if ((level === 'session' || level === 'metrics') && !access.verify(credentialOf(request))) {
-      return refuse(reply, 401, 'UNAUTHORIZED', 'Log in first: this Onceflow server needs the admin password.');
+      return refuse(reply, 401, 'UNAUTHORIZED', level === 'metrics'
+        ? 'Log in first, or send the metrics token (ONCEFLOW_METRICS_TOKEN) as "Authorization: Bearer <token>".'
+        : 'Log in first: this Onceflow server needs the admin password.');
     }
   });
 }
