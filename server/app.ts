@@ -1,18 +1,19 @@
 /**
- * The HTTP process: web app, /trpc, /hooks, /healthz, and (unless told not to) the
+ * The HTTP process: web app, /trpc, /hooks, /healthz, /metrics, and (unless told not to) the
  * embedded worker. `createServer` only wires; `start` opens the port.
  */
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { UserError } from './engine/errors.ts';
 import type { Env } from './env.ts';
-import { checkExposure, createAccess } from './auth/access.ts';
+import { checkExposure, createAccess, isLoopback } from './auth/access.ts';
 import { createHostPolicy } from './auth/hosts.ts';
 import { registerAuth } from './http/auth.ts';
 import { openRoutes, registerGuard } from './http/guard.ts';
 import { registerHealth } from './http/health.ts';
 import { registerHooks } from './http/hooks.ts';
 import { registerOperationReports } from './http/operation-report.ts';
+import { registerMetrics } from './http/metrics.ts';
 import { httpServerOptions, type HttpLimits } from './http/server-options.ts';
 import { registerStatic } from './http/static.ts';
 import { registerSandbox } from './sandbox/plugin.ts';
@@ -38,11 +39,15 @@ async function buildHttp(services: Services, limits: Partial<HttpLimits> = {}): 
   const { env } = services;
   const access = createAccess(env.ONCEFLOW_ADMIN_PASSWORD);
   // First, so that every route registered after it is guarded (default deny).
-  registerGuard(app, access, createHostPolicy({ bindHost: env.HOST, publicUrls: env.ONCEFLOW_PUBLIC_URL }));
+  registerGuard(app, access, createHostPolicy({ bindHost: env.HOST, publicUrls: env.ONCEFLOW_PUBLIC_URL }), { metricsToken: env.ONCEFLOW_METRICS_TOKEN });
   await app.register(async (publicScope) => {
     openRoutes(publicScope, 'public');
     registerHealth(publicScope, services);
     await registerHooks(publicScope, services.webhooks);
+  });
+  await app.register(async (metricsScope) => {
+    openRoutes(metricsScope, 'metrics');
+    registerMetrics(metricsScope, services.metrics);
   });
   await app.register(async (openScope) => {
     openRoutes(openScope, 'open');
@@ -59,6 +64,35 @@ async function buildHttp(services: Services, limits: Partial<HttpLimits> = {}): 
   registerOperationReports(app, services);
   if (services.sandbox) await registerSandbox(app, services.sandbox);
   return app;
+}
+
+/**
+ * Only /metrics, for a process that serves no app (`onceflow worker --metrics-port`): its
+ * counters are its own, so a worker must be scraped too. Exposed, it needs the admin
+ * password's login or the metrics token, like the app's /metrics; with only the token,
+ * nothing but the token lets a scraper in.
+ */
+export async function startMetricsServer(services: Services, port: number): Promise<{ url: string; stop(): Promise<void> }> {
+  const { env } = services;
+  if (!isLoopback(env.HOST) && !env.ONCEFLOW_ADMIN_PASSWORD && !env.ONCEFLOW_METRICS_TOKEN) {
+    throw new UserError(`Onceflow will not serve metrics on ${env.HOST} without a login: set ONCEFLOW_METRICS_TOKEN (or ONCEFLOW_ADMIN_PASSWORD), or keep HOST=127.0.0.1.`);
+  }
+  const app = Fastify(httpServerOptions());
+  const open = createAccess(env.ONCEFLOW_ADMIN_PASSWORD);
+  const access = isLoopback(env.HOST) || env.ONCEFLOW_ADMIN_PASSWORD ? open : { ...open, required: true, verify: () => false };
+  registerGuard(app, access, createHostPolicy({ bindHost: env.HOST, publicUrls: env.ONCEFLOW_PUBLIC_URL }), { metricsToken: env.ONCEFLOW_METRICS_TOKEN });
+  await app.register(async (metricsScope) => {
+    openRoutes(metricsScope, 'metrics');
+    registerMetrics(metricsScope, services.metrics);
+  });
+  await app.listen({ port, host: env.HOST }).catch((error: unknown) => {
+    if ((error as { code?: string }).code === 'EADDRINUSE') throw new UserError(`Port ${port} on ${env.HOST} is already in use; choose another --metrics-port.`, { cause: error });
+    throw error;
+  });
+  const address = app.server.address();
+  const bound = typeof address === 'object' && address ? address.port : port;
+  const host = env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST;
+  return { url: `http://${host}:${bound}`, stop: () => app.close() };
 }
 
 export function createServer(options: ServerOptions) {

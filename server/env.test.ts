@@ -16,3 +16,12 @@ describe('settings: key time to live and retention', () => {
     expect(() => readEnv({ ONCEFLOW_RETENTION: 'forever' })).toThrow('The setting ONCEFLOW_RETENTION is not valid: write a number followed by ms, s, m, h or d, like 90s, 15m, 2h or 3d, or off.');
   });
 });
+
+describe('settings: the metrics token', () => {
+  it('is off when unset or blank, and refused when too short to be a secret', () => {
+    expect(readEnv({}).ONCEFLOW_METRICS_TOKEN).toBeUndefined();
+    expect(readEnv({ ONCEFLOW_METRICS_TOKEN: '  ' }).ONCEFLOW_METRICS_TOKEN).toBeUndefined();
+    expect(readEnv({ ONCEFLOW_METRICS_TOKEN: ' 0123456789abcdef0123 ' }).ONCEFLOW_METRICS_TOKEN).toBe('0123456789abcdef0123');
+    expect(() => readEnv({ ONCEFLOW_METRICS_TOKEN: 'short' })).toThrow('The setting ONCEFLOW_METRICS_TOKEN is not valid: use at least 16 characters');
+  });
+});

@@ -22,6 +22,12 @@ const schema = z.object({
   ONCEFLOW_DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z.string().optional(),
   ONCEFLOW_ADMIN_PASSWORD: z.string().optional(),
+  /** A bearer token that lets a scraper read /metrics without logging in (at least 16 characters). */
+  ONCEFLOW_METRICS_TOKEN: z
+    .string()
+    .optional()
+    .transform((value) => (value?.trim() ? value.trim() : undefined))
+    .refine((value) => value === undefined || value.length >= 16, { message: 'use at least 16 characters, for example from `openssl rand -hex 24`' }),
   ONCEFLOW_SECRET_KEY: z.string().optional(),
   ONCEFLOW_SANDBOX: flag,
   /** The sandbox's SMTP receiver (0 picks a free port). */

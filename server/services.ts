@@ -39,6 +39,7 @@ import { loadSecretKey } from './engine/secrets/crypto.ts';
 import { createMasker } from './engine/secrets/masker.ts';
 import { secretService, type SecretService } from './engine/secrets/secret-service.ts';
 import { createLogger } from './logger.ts';
+import { createMetrics, type Metrics } from './metrics/metrics.ts';
 import type { Env } from './env.ts';
 import { openDatabase, type Db } from './engine/database.ts';
 import { fromStoreError } from './engine/errors.ts';
@@ -74,6 +75,8 @@ export interface Services {
   sandbox?: Sandbox;
   webhooks: WebhookIntake;
   plans: PlanCache;
+  /** This process's /metrics registry; alerts call metrics.countAlertSent(kind). */
+  metrics: Metrics;
   /** Creates and starts a worker sharing this process's database, with the scheduler and sweeper beside it. */
   startWorker(options?: { concurrency?: number }): Worker;
   /** Creates (does not start) a bare worker: tests and benchmarks drive it themselves. */
@@ -96,6 +99,7 @@ export async function createServices(env: Env, givenLog?: Logger): Promise<Servi
     throw error;
   }
   const clock = systemClock;
+  const metrics = createMetrics(db, clock.now);
   const store = flowStore(db);
   const plans = new PlanCache(async (versionId) => {
     const version = await store.version(versionId);
@@ -153,7 +157,7 @@ export async function createServices(env: Env, givenLog?: Logger): Promise<Servi
 
   const makeWorker = (options: { concurrency?: number; lease?: WorkerOptions['lease'] } = {}) => {
     const worker = createWorker(
-      { db, clock, log, config, crash, services: stepServices },
+      { db, clock, log, config, crash, services: stepServices, metrics: metrics.engine },
       { concurrency: options.concurrency ?? env.ONCEFLOW_WORKER_CONCURRENCY, pollMs: env.ONCEFLOW_POLL_MS, plans, loadSecrets, ...(options.lease ? { lease: options.lease } : {}) },
     );
     workers.push(worker);
@@ -163,7 +167,7 @@ export async function createServices(env: Env, givenLog?: Logger): Promise<Servi
   // Links in alerts: the configured public address first, else where this server listens.
   const baseUrl = () => env.ONCEFLOW_PUBLIC_URL?.split(',')[0]?.trim() || services.publicUrl || `http://${env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST}:${env.PORT}`;
   const makeAlertSender = (options?: AlertSenderOptions) =>
-    createAlertSender({ db, clock, log, crash, services: stepServices, secrets: loadSecrets, baseUrl, claimLeaseMs: config.claimLeaseMs }, options);
+    createAlertSender({ db, clock, log, crash, services: stepServices, secrets: loadSecrets, baseUrl, claimLeaseMs: config.claimLeaseMs, metrics: metrics.engine }, options);
 
   const services: Services = {
     env,
@@ -171,6 +175,7 @@ export async function createServices(env: Env, givenLog?: Logger): Promise<Servi
     log,
     clock,
     plans,
+    metrics,
     flows,
     runs,
     recoveries,
@@ -183,7 +188,7 @@ export async function createServices(env: Env, givenLog?: Logger): Promise<Servi
     createAlertSender: makeAlertSender,
     stepTry: stepTryService({ db, flows: store, secrets: loadSecrets, clock }),
     sandbox,
-    webhooks: webhookIntake({ db, clock, triggers: triggerDirectory(db, plans, clock.now), secrets: loadSecrets, onQueued: nudge }),
+    webhooks: webhookIntake({ db, clock, triggers: triggerDirectory(db, plans, clock.now), secrets: loadSecrets, onQueued: nudge, metrics: metrics.engine }),
     autoReruns,
     createWorker: makeWorker,
     startWorker(options) {

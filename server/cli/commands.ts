@@ -53,7 +53,7 @@ export const COMMANDS: Command[] = [
   },
   {
     name: 'worker',
-    help: [['worker [--concurrency N]', 'run a worker only (several may share one PostgreSQL database)']],
+    help: [['worker [--concurrency N] [--metrics-port N]', 'run a worker only (several may share one PostgreSQL database); --metrics-port serves its /metrics']],
     run: ({ rest }) => worker(rest),
   },
   {

@@ -1,6 +1,6 @@
 /** `onceflow start`, `worker` and `migrate`: the commands that open the database themselves. */
 import { parseArgs } from 'node:util';
-import { createServer } from '../app.ts';
+import { createServer, startMetricsServer } from '../app.ts';
 import { openDatabase } from '../engine/database.ts';
 import { UserError } from '../engine/errors.ts';
 import { readEnv } from '../env.ts';
@@ -31,18 +31,34 @@ export async function start(args: string[]): Promise<void> {
   stopOnSignal(() => server.stop());
 }
 
-/** A worker process without HTTP: leases runs from the shared database until SIGTERM. */
+/** A worker process without the app: leases runs from the shared database until SIGTERM; `--metrics-port` serves its /metrics. */
 export async function worker(args: string[]): Promise<void> {
-  const { values } = parseArgs({ args, options: { concurrency: { type: 'string' } } });
+  const { values } = parseArgs({ args, options: { concurrency: { type: 'string' }, 'metrics-port': { type: 'string' } } });
   const env = readEnv();
   const concurrency = values.concurrency ? Number(values.concurrency) : undefined;
   if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency > 0)) {
     throw new UserError('--concurrency takes a whole number above 0.');
   }
+  const metricsPort = values['metrics-port'] === undefined ? undefined : Number(values['metrics-port']);
+  if (metricsPort !== undefined && !(Number.isInteger(metricsPort) && metricsPort >= 0 && metricsPort <= 65535)) {
+    throw new UserError('--metrics-port takes a port number from 0 to 65535.');
+  }
   const services = await createServices(env);
+  let metrics: Awaited<ReturnType<typeof startMetricsServer>> | undefined;
+  if (metricsPort !== undefined) {
+    try {
+      metrics = await startMetricsServer(services, metricsPort);
+    } catch (error) {
+      await services.close();
+      throw error;
+    }
+  }
   const running = services.startWorker({ concurrency });
-  console.log(`Onceflow worker ${running.id} is running on ${services.db.description}`);
-  stopOnSignal(() => services.close());
+  console.log(`Onceflow worker ${running.id} is running on ${services.db.description}${metrics ? `; metrics at ${metrics.url}/metrics` : ''}`);
+  stopOnSignal(async () => {
+    await metrics?.stop();
+    await services.close();
+  });
 }
 
 export async function runMigrate(): Promise<void> {

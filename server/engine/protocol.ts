@@ -75,9 +75,11 @@ export async function runSideEffectStep(step: StepExecution, kind: StepKind, pre
   for (;;) {
     const now = deps.clock.now();
     const leaseUntil = now + deps.config.claimLeaseMs;
+    const claimStarted = performance.now();
     const won = await deps.db.durably((sql) => tryClaimNotingExpiry(sql, {
       scope, key, fingerprint: hash, request, runId, nodeId: node.id, leaseUntil, expiresAt: now + ttlMs, now,
     }));
+    deps.metrics?.claimLatency((performance.now() - claimStarted) / 1000);
     if (won !== undefined) {
       await noteExpiredKey(step, { scope, key }, won);
       return act(step, kind, prepared, { scope, key, fence: won.fence }, 'won');
@@ -105,6 +107,7 @@ export async function runSideEffectStep(step: StepExecution, kind: StepKind, pre
           // The holder died between its claim and its record.
           const taken = await deps.db.durably((sql) => takeOverClaim(sql, claim, owner));
           if (taken === undefined) continue;
+          deps.metrics?.leaseTakeOver('claim');
           const claimed = { scope, key, fence: taken };
           if (kind.honoursKey(node)) {
             journal.event('step.recovered', node.id, { key, scope, previousRunId: claim.ownerRunId, message: 'The earlier attempt stopped before recording its outcome; trying again with the same key, which the receiver honours.' });

@@ -54,7 +54,7 @@ export function triggerContext(run: RunRow): RenderContext['trigger'] {
 export async function executeRun(engine: EngineDeps, inputs: RunInputs): Promise<void> {
   const { run } = inputs;
   const deps = { ...engine, services: servicesForRun(engine.services, run) };
-  const journal = new RunJournal(deps.db, run, deps.clock, deps.config.leaseMs);
+  const journal = new RunJournal(deps.db, run, deps.clock, deps.config.leaseMs, deps.metrics);
   journal.planSteps = inputs.plan.order.filter((step) => step.id !== inputs.plan.trigger?.id).map((step) => step.id);
   journal.retryLaterMs = retryLaterDelays(inputs.plan.document.settings);
   try {

@@ -15,6 +15,7 @@ import { endLeasedRun, renewRunLease } from '../store/runs.ts';
 import { writeCheckpointsAndEvents } from '../store/timeline.ts';
 import { scheduleAutoRerun } from '../store/auto-reruns.ts';
 import { queueRunAlert } from './alerts/outbox.ts';
+import { countStepOutcomes, NO_ENGINE_METRICS, type EngineMetrics } from './engine-metrics.ts';
 import type { CheckpointRow, ClaimStatus, Clock, RunRow, RunStatus, TimelineEvent, TimelineEventType } from './types.ts';
 
 /** The worker no longer holds the run: another worker took it over, or it was cancelled. */
@@ -76,6 +77,7 @@ export class RunJournal {
     readonly run: RunRow,
     private readonly clock: Clock,
     private readonly leaseMs: number,
+    private readonly metrics: EngineMetrics = NO_ENGINE_METRICS,
   ) {}
 
   event(type: TimelineEventType, nodeId: string | null, data: Record<string, unknown> | null = null): void {
@@ -120,9 +122,16 @@ export class RunJournal {
         this.checkpoints = [...checkpoints, ...this.checkpoints];
         throw error;
       }
+      this.countCommitted(events);
       throw new RunCancelledError(`Run ${this.run.id} was cancelled; the step that was acting is recorded.`);
     }
+    this.countCommitted(events);
     this.lastFlushed = checkpoints.map((checkpoint) => checkpoint.nodeId);
+  }
+
+  /** Counted only once written: a refused write is retried or belongs to someone else. Test runs are left out. */
+  private countCommitted(events: readonly TimelineEvent[]): void {
+    if (this.run.testScope === null) countStepOutcomes(this.metrics, events);
   }
 
   private async write(options: FlushOptions, now: number, checkpoints: CheckpointRow[], events: TimelineEvent[]): Promise<void> {

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Db } from '../store/db.ts';
 import type { CrashPoints } from './crash-points.ts';
+import type { EngineMetrics } from './engine-metrics.ts';
 import type { TypedStep } from './flow/planned-step.ts';
 import { createMasker, type Masker } from './secrets/masker.ts';
 import { renderDeep, renderTemplate, renderValue, type RenderContext } from '../../core/templates/render.ts';
@@ -51,6 +52,8 @@ export interface EngineDeps {
   crash: CrashPoints;
   services: StepServices;
   claims: ClaimTracker;
+  /** What the engine counts for /metrics (none when not given). */
+  metrics?: EngineMetrics;
 }
 
 export interface StepExecution {

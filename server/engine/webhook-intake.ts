@@ -14,6 +14,7 @@ import { describeValueProblem, findValueProblem } from './input-limits.ts';
 import { MAX_KEY_LENGTH } from './templates/lint-key.ts';
 import { renderTemplate } from '../../core/templates/render.ts';
 import type { TriggerDirectory } from './trigger-directory.ts';
+import { NO_ENGINE_METRICS, type EngineMetrics, type RefusalReason } from './engine-metrics.ts';
 import type { Clock } from './types.ts';
 
 export const MAX_WEBHOOK_BODY = 1024 * 1024;
@@ -43,9 +44,16 @@ export interface WebhookIntakeDeps {
   triggers: TriggerDirectory;
   secrets(): Promise<Record<string, string>>;
   onQueued(): void;
+  /** Counts each delivery's result for /metrics (none when not given). */
+  metrics?: EngineMetrics;
 }
 
 type ParsedBody = { ok: true; body: unknown } | { ok: false; status: number; reason: string };
+
+/** The counted reason of a refusal the HTTP layer reports by its status alone. */
+export function refusalReasonOf(status: number): RefusalReason {
+  return status === 404 ? 'unknown_hook' : status === 413 ? 'too_large' : status === 415 ? 'unsupported_type' : status === 401 ? 'bad_signature' : status === 400 ? 'bad_body' : 'unreadable';
+}
 
 function parseBody(contentType: string | undefined, raw: Buffer): ParsedBody {
   const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
@@ -92,8 +100,10 @@ function publicHeaders(headers: IncomingDelivery['headers'], signatureHeader: st
 
 export function webhookIntake(deps: WebhookIntakeDeps) {
   const { db, clock } = deps;
+  const metrics = deps.metrics ?? NO_ENGINE_METRICS;
 
-  async function reject(hookId: string, status: number, reason: string): Promise<IntakeAnswer> {
+  async function reject(hookId: string, status: number, reason: string, counted: RefusalReason = refusalReasonOf(status)): Promise<IntakeAnswer> {
+    metrics.delivery('refused', counted);
     const recordedAs = HOOK_ID_SHAPE.test(hookId) ? hookId : '(unknown)';
     await recordRejection(db, recordedAs, status, reason, clock.now()).catch(() => {});
     return { status, body: { error: reason } };
@@ -121,7 +131,7 @@ export function webhookIntake(deps: WebhookIntakeDeps) {
       if (data.signature) {
         const secret = (await deps.secrets())[data.signature.secret];
         if (secret === undefined) {
-          return reject(trigger.hookId, 401, `The signing secret "${data.signature.secret}" is not stored on this server, so no delivery can be verified.`);
+          return reject(trigger.hookId, 401, `The signing secret "${data.signature.secret}" is not stored on this server, so no delivery can be verified.`, 'missing_secret');
         }
         const verdict = verifySignature({ ...data.signature, secret }, { rawBody: delivery.rawBody, headers: delivery.headers }, now);
         if (!verdict.ok) return reject(trigger.hookId, 401, verdict.reason);
@@ -133,11 +143,11 @@ export function webhookIntake(deps: WebhookIntakeDeps) {
       try {
         eventId = renderTemplate(data.eventId ?? '', { trigger: { body: parsed.body, headers: delivery.headers as Record<string, unknown>, receivedAt }, steps: {} });
       } catch (error) {
-        return reject(trigger.hookId, 400, `The delivery has no event id: ${errorMessage(error)}`);
+        return reject(trigger.hookId, 400, `The delivery has no event id: ${errorMessage(error)}`, 'bad_event_id');
       }
-      if (!eventId.trim()) return reject(trigger.hookId, 400, 'The delivery has an empty event id.');
-      if (eventId.length > MAX_KEY_LENGTH) return reject(trigger.hookId, 400, `The event id is longer than ${MAX_KEY_LENGTH} characters.`);
-      if (CONTROL_CHARACTER.test(eventId)) return reject(trigger.hookId, 400, 'The event id contains a control character (such as NUL, a tab or a line break); send it without one.');
+      if (!eventId.trim()) return reject(trigger.hookId, 400, 'The delivery has an empty event id.', 'bad_event_id');
+      if (eventId.length > MAX_KEY_LENGTH) return reject(trigger.hookId, 400, `The event id is longer than ${MAX_KEY_LENGTH} characters.`, 'bad_event_id');
+      if (CONTROL_CHARACTER.test(eventId)) return reject(trigger.hookId, 400, 'The event id contains a control character (such as NUL, a tab or a line break); send it without one.', 'bad_event_id');
 
       // Brings the masker up to date in a process that runs no worker (cached: one small
       // query a second at most), so a secret set elsewhere is never stored here in clear.
@@ -158,7 +168,11 @@ export function webhookIntake(deps: WebhookIntakeDeps) {
           },
         }),
       );
-      if (result.duplicate) return { status: 200, body: { duplicate: true, runId: result.runId } };
+      if (result.duplicate) {
+        metrics.delivery('duplicate');
+        return { status: 200, body: { duplicate: true, runId: result.runId } };
+      }
+      metrics.delivery('accepted');
       deps.onQueued();
       return { status: 202, body: { runId: result.runId } };
     },

@@ -11,7 +11,7 @@
 import { hostname } from 'node:os';
 import { newId } from '../ids.ts';
 import { extendClaimLease } from '../store/claims.ts';
-import { heartbeatRuns, leaseRuns, releaseRunLease, type LeaseRequest } from '../store/runs.ts';
+import { heartbeatRuns, leaseRunsNotingTakeOvers, releaseRunLease, type LeaseRequest } from '../store/runs.ts';
 import { cancelledAmong } from '../store/run-cancel.ts';
 import { announceWorker, retireWorker } from '../store/workers.ts';
 import type { PlanCache } from './flow-plan.ts';
@@ -113,7 +113,7 @@ export function createWorker(base: Omit<EngineDeps, 'claims'>, options: WorkerOp
 
   /** Ends a run that cannot start at all, with the reason on its timeline. */
   async function failRun(run: RunRow, message: string): Promise<void> {
-    const journal = new RunJournal(db, run, clock, config.leaseMs);
+    const journal = new RunJournal(db, run, clock, config.leaseMs, deps.metrics);
     journal.event('run.failed', null, { message });
     await journal.flush({ ending: { status: 'failed', error: message } }).catch((error) => log.warn({ err: error, runId: run.id }, 'could not fail run'));
   }
@@ -157,7 +157,12 @@ export function createWorker(base: Omit<EngineDeps, 'claims'>, options: WorkerOp
       if (free > 0 && (free >= batch || active.size === 0)) {
         try {
           const request = { workerId: id, limit: free, leaseMs: config.leaseMs, now: clock.now() };
-          leased = await (options.lease ? options.lease(request) : leaseRuns(db, request));
+          if (options.lease) leased = await options.lease(request);
+          else {
+            const result = await leaseRunsNotingTakeOvers(db, request);
+            leased = result.runs;
+            if (result.takenOver > 0) deps.metrics?.leaseTakeOver('run', result.takenOver);
+          }
         } catch (error) {
           log.warn({ err: error }, 'leasing runs failed; retrying');
         }

@@ -8,15 +8,19 @@
  * - `open`: no session needed, Host still checked (login, the web app's files, the sandbox's
  *   stand-in receivers, which steps call like any outside service);
  * - `public`: no session and any Host (webhooks and /healthz, which senders and load
- *   balancers reach under names of their own).
+ *   balancers reach under names of their own);
+ * - `metrics`: as `session`, or the metrics token (ONCEFLOW_METRICS_TOKEN) as a bearer
+ *   token from any Host: a scraper names the server by its address, and a token no
+ *   browser sends on its own needs no Host check against DNS rebinding.
  * A request no route matches only ever gets index.html or a 404, so it counts as `open`.
  */
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Access } from '../auth/access.ts';
 import type { HostPolicy } from '../auth/hosts.ts';
 import { credentialOf } from './auth.ts';
 
-export type RouteAccess = 'session' | 'open' | 'public';
+export type RouteAccess = 'session' | 'open' | 'public' | 'metrics';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -42,11 +46,21 @@ function accessOf(request: FastifyRequest): RouteAccess {
   return request.routeOptions.config.access ?? 'session';
 }
 
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/** Whether the request carries the metrics token; compared in constant time. */
+function hasMetricsToken(request: FastifyRequest, token: string | undefined): boolean {
+  const header = request.headers.authorization;
+  if (!token || !header?.startsWith('Bearer ')) return false;
+  return timingSafeEqual(digest(header.slice(7).trim()), digest(token));
+}
+
 /** Must be registered on the root instance before any route, so it guards all of them. */
-export function registerGuard(app: FastifyInstance, access: Access, hosts: HostPolicy): void {
+export function registerGuard(app: FastifyInstance, access: Access, hosts: HostPolicy, options: { metricsToken?: string } = {}): void {
   app.addHook('onRequest', async (request, reply) => {
     const level = accessOf(request);
     if (level === 'public') return;
+    if (level === 'metrics' && hasMetricsToken(request, options.metricsToken)) return;
 
     if (!hosts.accepts(request.headers.host)) {
       return refuse(reply, 421, 'UNKNOWN_HOST',
@@ -58,8 +72,10 @@ export function registerGuard(app: FastifyInstance, access: Access, hosts: HostP
       return refuse(reply, 403, 'FOREIGN_ORIGIN',
         `Changes are only accepted from Onceflow's own pages; this request came from ${origin ?? 'another site'}.`);
     }
-    if (level === 'session' && !access.verify(credentialOf(request))) {
-      return refuse(reply, 401, 'UNAUTHORIZED', 'Log in first: this Onceflow server needs the admin password.');
+    if ((level === 'session' || level === 'metrics') && !access.verify(credentialOf(request))) {
+      return refuse(reply, 401, 'UNAUTHORIZED', level === 'metrics'
+        ? 'Log in first, or send the metrics token (ONCEFLOW_METRICS_TOKEN) as "Authorization: Bearer <token>".'
+        : 'Log in first: this Onceflow server needs the admin password.');
     }
   });
 }

@@ -70,13 +70,18 @@ export interface LeaseRequest {
  * when the queue leaves room, so the common case is one indexed probe.
  */
 export async function leaseRuns(db: Db, request: LeaseRequest): Promise<RunRow[]> {
+  return (await leaseRunsNotingTakeOvers(db, request)).runs;
+}
+
+/** leaseRuns, also saying how many of the runs were taken over from a worker whose lease lapsed. */
+export async function leaseRunsNotingTakeOvers(db: Db, request: LeaseRequest): Promise<{ runs: RunRow[]; takenOver: number }> {
   const queued = await leaseWhere(db, request, `status = 'queued' ORDER BY seq`);
-  if (queued.length >= request.limit) return queued;
+  if (queued.length >= request.limit) return { runs: queued, takenOver: 0 };
   const rest = { ...request, limit: request.limit - queued.length };
   const due = await leaseWhere(db, rest, `status = 'waiting' AND wake_at <= ? ORDER BY wake_at`, [request.now]);
-  if (queued.length + due.length >= request.limit) return [...queued, ...due];
+  if (queued.length + due.length >= request.limit) return { runs: [...queued, ...due], takenOver: 0 };
   const lapsed = await leaseWhere(db, { ...rest, limit: rest.limit - due.length }, `status = 'running' AND lease_until < ? ORDER BY lease_until`, [request.now]);
-  return [...queued, ...due, ...lapsed];
+  return { runs: [...queued, ...due, ...lapsed], takenOver: lapsed.length };
 }
 
 async function leaseWhere(db: Db, request: LeaseRequest, where: string, whereParams: unknown[] = []): Promise<RunRow[]> {

@@ -5,6 +5,7 @@
 import { readClaim, settleClaim, takeOverClaim, tryClaim } from '../../store/claims.ts';
 import type { Db } from '../../store/db.ts';
 import type { CrashPoints } from '../crash-points.ts';
+import type { EngineMetrics } from '../engine-metrics.ts';
 import { errorMessage } from '../errors.ts';
 import { fingerprint } from '../step-runtime.ts';
 import type { StepOutcome, StepServices } from '../steps/types.ts';
@@ -19,6 +20,8 @@ export interface DeliveryDeps {
   services: StepServices;
   /** How long a claim (and the outbox rows) stay held without a heartbeat. */
   leaseMs: number;
+  /** Counts each message delivered, by channel, for /metrics. */
+  metrics?: Pick<EngineMetrics, 'alertSent'>;
 }
 
 export type HeldClaim = { scope: string; key: string; fence: number };
@@ -98,6 +101,7 @@ export async function deliverAlert(
       // A newer holder would mean this one's lease ran out mid-send; what it sent stands.
       await settle('succeeded', { output: outcome.output });
       messagesSent++;
+      deps.metrics?.alertSent(channel.name);
       return { kind: 'sent' };
     case 'ambiguous':
       if (!channel.honoursKey) {

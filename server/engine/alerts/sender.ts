@@ -6,6 +6,7 @@
  * mid-send and restarted never sends twice to a receiver that honours keys, and marks the
  * alert uncertain otherwise; a delivery that fails is retried with backoff and shown.
  */
+import type { EngineMetrics } from '../engine-metrics.ts';
 import type { Logger } from 'pino';
 import { isDuration, parseDuration } from '../../../core/duration.ts';
 import { newId } from '../../ids.ts';
@@ -36,6 +37,8 @@ export interface AlertSenderDeps {
   /** Where people open the app: links in alerts start here. */
   baseUrl(): string;
   claimLeaseMs: number;
+  /** Counts each alert message sent (engine-metrics.ts). */
+  metrics?: Pick<EngineMetrics, 'alertSent'>;
 }
 
 export interface AlertSenderOptions {
@@ -74,7 +77,7 @@ export function createAlertSender(deps: AlertSenderDeps, options: AlertSenderOpt
   const refusalCheckMs = options.refusalCheckMs ?? 5_000;
   const leaseMs = deps.claimLeaseMs;
   const timeoutMs = alertTimeoutMs(leaseMs);
-  const delivery = { db, clock, crash, services: deps.services, leaseMs };
+  const delivery = { db, clock, crash, services: deps.services, leaseMs, ...(deps.metrics ? { metrics: deps.metrics } : {}) };
   let lastRefusalCheck = 0;
   let repeater: Repeater | null = null;
 
