@@ -139,8 +139,11 @@ for (const kind of testDatabases()) {
       const { id: flowId } = await trpc<{ id: string }>(stale.url, 'flows.import', { document: invoiceFlow(honouring.url, { timeoutMs: 10_000 }) });
       let stopped = false;
       honouring.behave = (_call, n) => (n === 1 ? { kind: 'slow', delayMs: 2500 } : { kind: 'ok' });
+      // Stopped while its request waits for the receiver's answer, a moment after sending it:
+      // a process frozen inside a SQLite write (its lease loop's next look, say) would hold
+      // the database's one write lock and stop every process, which is not what this models.
       honouring.onCall = () => {
-        if (!stopped) { stopped = true; stale.signal('SIGSTOP'); }
+        if (!stopped) { stopped = true; setTimeout(() => stale.signal('SIGSTOP'), 150); }
       };
       const { runId } = await trpc<{ runId: string }>(stale.url, 'runs.start', { flowId, input: { order: { id: 'F-9', total: 1 } } });
       const taker = await start({ ONCEFLOW_WORKER_CONCURRENCY: '4' });

@@ -85,6 +85,10 @@ export async function leaseRunsNotingTakeOvers(db: Db, request: LeaseRequest): P
 }
 
 async function leaseWhere(db: Db, request: LeaseRequest, where: string, whereParams: unknown[] = []): Promise<RunRow[]> {
+  // On SQLite an UPDATE takes the database's one write lock even when it matches nothing,
+  // so an idle worker polling every few milliseconds would queue its empty writes behind
+  // (and ahead of) everyone else's. A read first: nothing to lease costs no write at all.
+  if (db.dialect === 'sqlite' && !(await db.get(`SELECT 1 AS found FROM runs WHERE ${where} LIMIT 1`, whereParams))) return [];
   const lock = db.dialect === 'postgresql' ? 'FOR UPDATE SKIP LOCKED' : '';
   const rows = await db.durably((sql) => sql.all(
     `UPDATE runs SET status = 'running', lease_owner = ?, lease_until = ?, lease_fence = lease_fence + 1,
