@@ -29,6 +29,10 @@ describe('searchable input values', () => {
     expect(inputValues('just text')).toEqual([]);
   });
 
+  it('leaves out values and paths with a NUL character, which PostgreSQL text cannot hold', () => {
+    expect(inputValues({ id: 'evt_1', note: 'a\u0000b', ['odd\u0000key']: 'x' })).toEqual([{ path: 'id', value: 'evt_1' }]);
+  });
+
   it("searches a webhook run's body, not its headers", () => {
     const input = { body: { order: { id: 1 } }, headers: { 'x-shop': 'north' }, receivedAt: '2026-12-01T00:00:00Z' };
     expect(searchedBody({ input, triggerKind: 'webhook' })).toEqual({ order: { id: 1 } });

@@ -44,7 +44,8 @@ export function searchText(value: unknown): string | null {
   else if (typeof value === 'number' && Number.isFinite(value)) text = String(value);
   else if (typeof value === 'boolean') text = String(value);
   else return null;
-  return text.length > 0 && text.length <= MAX_TEXT ? text : null;
+  // PostgreSQL text cannot hold a NUL character: such a value is not searchable, on either database.
+  return text.length > 0 && text.length <= MAX_TEXT && !text.includes('\u0000') ? text : null;
 }
 
 /** The body's scalar leaves as (path, value), shallowest first, within the limits above. */
@@ -66,7 +67,7 @@ export function inputValues(body: unknown): InputValue[] {
       }
       // A bare scalar body has no path to search it by.
       const text = path ? searchText(value) : null;
-      if (text === null || path.length > MAX_TEXT || seen.has(path)) continue;
+      if (text === null || path.length > MAX_TEXT || path.includes('\u0000') || seen.has(path)) continue;
       seen.add(path);
       values.push({ path, value: text });
       if (values.length === MAX_LEAVES) return values;
