@@ -73,7 +73,7 @@ test('Recover… previews the window, runs it with progress, and reports what th
   await dialog.getByRole('checkbox', { name: 'Succeeded' }).check();
   await expect(dialog.getByTestId('recover.sentence')).toContainText('3 runs:');
   await dialog.getByRole('checkbox', { name: 'Succeeded' }).uncheck();
-  await dialog.getByLabel('Name').fill('CRM outage');
+  await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('CRM outage');
   await dialog.getByRole('button', { name: 'Rerun 3 runs' }).click();
 
   await expect(dialog.getByTestId('recover.progress')).toHaveAttribute('data-status', 'finished');

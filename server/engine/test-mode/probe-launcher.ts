@@ -5,9 +5,8 @@
  * outcome was recorded — the one window no system can close, reproduced for real.
  */
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { PROBE_MAIN } from '../probe-main-path.ts';
 
-const PROBE_MAIN = fileURLToPath(new URL('../../probe-main.ts', import.meta.url));
 // Found from this file, not the working directory, which may be anywhere.
 const TSX_LOADER = import.meta.resolve('tsx');
 /** A probe that has not died by then is stopped, and the check says so (default: 30 s). */
