@@ -17,6 +17,7 @@ import { startServerProcess, trpc, freePort } from '../server/testing/server-pro
 import { startReceiver } from '../server/testing/receiver.ts';
 import { webhookEffectFlow } from '../server/testing/webhook-flows.ts';
 import { round } from './stats.ts';
+import { SETTLED_RUN_STATUSES } from '../server/engine/types.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -167,16 +168,25 @@ export async function benchEndToEnd(databaseUrl: string, label: string, count: n
       requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify({ id: `e2e_${++sent}`, order: { id: sent, total: 120 } }) }) }],
     });
     if (result.non2xx + result.errors > 0) throw new Error(`${result.non2xx + result.errors} deliveries were not acknowledged`);
-    for (;;) {
-      const health = await (await fetch(`${server.url}/healthz`)).json() as { queueDepth: number };
-      if (receiver.effects.size >= count && health.queueDepth === 0) break;
-      if (performance.now() - started > 120_000) throw new Error(`after 2 minutes the receiver had ${receiver.effects.size} of ${count} effects`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
+    // Finished means every run has ended, not only that its effect arrived: a run is still
+    // recording its step for a moment after the receiver answered.
+    const db = await openDatabase(databaseUrl);
+    try {
+      for (;;) {
+        if (receiver.effects.size >= count) {
+          const open = await db.get(`SELECT COUNT(*) AS n FROM runs WHERE status NOT IN (${SETTLED_RUN_STATUSES.map((status) => `'${status}'`).join(', ')})`, []);
+          if (Number(open?.n) === 0) break;
+        }
+        if (performance.now() - started > 120_000) throw new Error(`after 2 minutes the receiver had ${receiver.effects.size} of ${count} effects`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    } finally {
+      await db.close();
     }
     const seconds = (performance.now() - started) / 1000;
-    const db = await openDatabase(databaseUrl);
-    const unfinished = await db.get(`SELECT COUNT(*) AS n FROM runs WHERE status <> 'succeeded'`, []);
-    await db.close();
+    const check = await openDatabase(databaseUrl);
+    const unfinished = await check.get(`SELECT COUNT(*) AS n FROM runs WHERE status <> 'succeeded'`, []);
+    await check.close();
     if (Number(unfinished?.n) !== 0) throw new Error(`${String(unfinished?.n)} runs did not succeed`);
     return { database: label, deliveries: count, runsPerSecond: Math.round(count / seconds), effects: [...receiver.effects.values()].reduce((sum, n) => sum + n, 0), peakRssMb: peak() };
   } finally {
