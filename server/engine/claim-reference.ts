@@ -4,6 +4,7 @@
  * claim up with it, so both always name the same row.
  */
 import { parseDuration } from '../../core/duration.ts';
+import { renderTemplate, type RenderContext } from '../../core/templates/render.ts';
 import type { TypedStep } from './flow/planned-step.ts';
 import { claimScopeFor } from './test-mode/test-scope.ts';
 import type { RunRow } from './types.ts';
@@ -35,4 +36,17 @@ export function claimReference(
     scope: claimScopeFor(run, keyScope ? render(keyScope) : `${run.flowId}:${step.bodyStepId ?? step.id}`),
     ttlMs: keyTtl ? parseDuration(keyTtl) : defaultTtlMs,
   };
+}
+
+/**
+ * The claim a preview looks up, rendered from the run's data so far (a loop's item
+ * included); null when the key needs a step that has not run yet, which is known only
+ * when the rerun gets there.
+ */
+export function previewClaimReference(step: TypedStep, context: RenderContext, run: RunRow): ClaimReference | null {
+  try {
+    return claimReference(step, run, (template) => renderTemplate(template, context));
+  } catch {
+    return null;
+  }
 }

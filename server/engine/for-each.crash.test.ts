@@ -4,94 +4,58 @@
  * a receiver that honours keys; one that does not is called at most once per item, and the
  * item whose outcome is unknown waits in review, where "it happened" lets the rest run.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testDatabases, type TestDatabase } from '../testing/databases.ts';
+import { describe, expect, it } from 'vitest';
+import { testDatabases } from '../testing/databases.ts';
 import { loopFlow, loopInput } from '../testing/loop-flows.ts';
-import { startReceiver, type Receiver } from '../testing/receiver.ts';
-import { startServerProcess, trpc, type ServerProcess } from '../testing/server-process.ts';
-import { until } from '../testing/wait-for.ts';
-import { openDatabase, type Db } from '../store/db.ts';
-import { getRun } from '../store/runs.ts';
+import { trpc } from '../testing/server-process.ts';
+import { useReceiver, useServerProcesses } from '../testing/suite-fixtures.ts';
+import { SETTLED_ON_ITS_OWN, untilRunStatus } from '../testing/wait-for.ts';
 import { loadCheckpoints } from '../store/timeline.ts';
-import type { RunStatus } from './types.ts';
 
-const LEASE = '800';
 const ITEMS = 100;
 
 /** An item in the middle of the list, different on every run of the suite. */
 const randomItem = () => 10 + Math.floor(Math.random() * 80);
 
-async function waitForStatus(db: Db, runId: string, statuses: RunStatus[], timeoutMs = 30_000) {
-  let last: RunStatus | undefined;
-  return until(() => `run ${runId} to be ${statuses.join(' or ')} (it stayed ${last})`, async () => {
-    const run = await getRun(db, runId);
-    last = run?.status;
-    return run && statuses.includes(run.status) ? run : undefined;
-  }, { timeoutMs, everyMs: 30 });
-}
-
 for (const kind of testDatabases()) {
   describe(`For each killed mid-list on ${kind.name}`, () => {
-    let database: TestDatabase;
-    let db: Db;
-    let honouring: Receiver;
-    let plain: Receiver;
-    const processes: ServerProcess[] = [];
-
-    const start = async (env: Record<string, string> = {}) => {
-      const server = await startServerProcess({ DATABASE_URL: database.url, ONCEFLOW_LEASE_MS: LEASE, ONCEFLOW_POLL_MS: '30', ...env });
-      processes.push(server);
-      return server;
-    };
+    const honouring = useReceiver({ honoursKeys: true });
+    const plain = useReceiver({ honoursKeys: false });
+    const { db, start, crashDuringRun } = useServerProcesses(kind);
+    /** A hundred items take longer to settle than one step: up to 30 s. */
+    const settled = (runId: string) => untilRunStatus(db(), runId, SETTLED_ON_ITS_OWN, { timeoutMs: 30_000 });
 
     /** Starts the loop in a server that dies at `point`, restarts it, and returns the restarted server and the run id. */
     async function crashAt(point: string, document: unknown, batch: string) {
-      const crashing = await start({ ONCEFLOW_CRASH_AT: point });
-      const { id: flowId } = await trpc<{ id: string }>(crashing.url, 'flows.import', { document });
-      const { runId } = await trpc<{ runId: string }>(crashing.url, 'runs.start', { flowId, input: loopInput(batch, ITEMS) });
-      await crashing.exited;
+      const { runId } = await crashDuringRun(point, document, loopInput(batch, ITEMS));
       return { restarted: await start(), runId };
     }
 
-    beforeAll(async () => {
-      database = await kind.create();
-      db = await openDatabase(database.url);
-      honouring = await startReceiver({ honoursKeys: true });
-      plain = await startReceiver({ honoursKeys: false });
-    });
-    afterAll(async () => {
-      for (const server of processes) await server.kill();
-      await db?.close();
-      await honouring?.close();
-      await plain?.close();
-      await database?.drop();
-    });
-
     it('five at once, killed after an item acted: on restart every item acts exactly once at the honouring receiver', async () => {
-      honouring.reset();
+      honouring().reset();
       const item = randomItem();
-      const { restarted, runId } = await crashAt(`after-act:send@${item}`, loopFlow(honouring.url, { name: `Crash honouring ${item}`, concurrency: 5 }), 'CH');
-      const run = await waitForStatus(db, runId, ['succeeded', 'failed', 'needs_review']);
+      const { restarted, runId } = await crashAt(`after-act:send@${item}`, loopFlow(honouring().url, { name: `Crash honouring ${item}`, concurrency: 5 }), 'CH');
+      const run = await settled(runId);
       await restarted.kill();
       expect(run.status, `killed at item ${item}`).toBe('succeeded');
-      expect(honouring.effects.size).toBe(ITEMS);
-      expect([...honouring.effects.entries()].filter(([, count]) => count !== 1)).toEqual([]);
+      expect(honouring().effects.size).toBe(ITEMS);
+      expect([...honouring().effects.entries()].filter(([, count]) => count !== 1)).toEqual([]);
       // The killed item was asked twice with its key and applied once.
-      expect(honouring.calls.filter((call) => call.ref === `CH:CH-${item}`).length).toBe(2);
-      const checkpoints = await loadCheckpoints(db, runId);
+      expect(honouring().calls.filter((call) => call.ref === `CH:CH-${item}`).length).toBe(2);
+      const checkpoints = await loadCheckpoints(db(), runId);
       expect(checkpoints.filter((row) => row.nodeId.startsWith('send@') && row.status === 'succeeded')).toHaveLength(ITEMS);
     });
 
     it('one at a time, killed after an item acted at a receiver that ignores keys: at most once per item, the item in review', async () => {
-      plain.reset();
+      plain().reset();
       const item = randomItem();
-      const { restarted, runId } = await crashAt(`after-act:send@${item}`, loopFlow(plain.url, { name: `Crash plain ${item}`, keyHeader: false }), 'CP');
-      const run = await waitForStatus(db, runId, ['succeeded', 'failed', 'needs_review']);
+      const { restarted, runId } = await crashAt(`after-act:send@${item}`, loopFlow(plain().url, { name: `Crash plain ${item}`, keyHeader: false }), 'CP');
+      const run = await settled(runId);
       expect(run.status, `killed at item ${item}`).toBe('needs_review');
       expect(run.error).toContain(`Item ${item} of ${ITEMS} needs review`);
-      expect([...plain.effects.values()].every((count) => count === 1)).toBe(true);
-      expect(plain.effects.size).toBe(item);
-      const uncertain = (await loadCheckpoints(db, runId)).filter((row) => row.status === 'uncertain');
+      expect([...plain().effects.values()].every((count) => count === 1)).toBe(true);
+      expect(plain().effects.size).toBe(item);
+      const uncertain = (await loadCheckpoints(db(), runId)).filter((row) => row.status === 'uncertain');
       expect(uncertain.map((row) => row.nodeId)).toEqual([`send@${item}`]);
 
       // The run page offers the review of that item, beside the loop's counts.
@@ -101,24 +65,24 @@ for (const kind of testDatabases()) {
 
       // A person says it happened: the rest of the list runs, and no item is called twice.
       await trpc(restarted.url, 'runs.resolve', { runId, nodeId: `send@${item}`, decision: 'happened' });
-      const resumed = await waitForStatus(db, runId, ['succeeded', 'failed', 'needs_review']);
+      const resumed = await settled(runId);
       await restarted.kill();
       expect(resumed.status).toBe('succeeded');
-      expect(plain.effects.size).toBe(ITEMS);
-      expect([...plain.effects.values()].every((count) => count === 1)).toBe(true);
-      expect(plain.calls).toHaveLength(ITEMS);
+      expect(plain().effects.size).toBe(ITEMS);
+      expect([...plain().effects.values()].every((count) => count === 1)).toBe(true);
+      expect(plain().calls).toHaveLength(ITEMS);
     });
 
     it('killed after the claim and before the call: the honouring receiver is asked once for that item', async () => {
-      honouring.reset();
+      honouring().reset();
       const item = randomItem();
-      const { restarted, runId } = await crashAt(`after-claim:send@${item}`, loopFlow(honouring.url, { name: `Crash claim ${item}` }), 'CC');
-      const run = await waitForStatus(db, runId, ['succeeded', 'failed', 'needs_review']);
+      const { restarted, runId } = await crashAt(`after-claim:send@${item}`, loopFlow(honouring().url, { name: `Crash claim ${item}` }), 'CC');
+      const run = await settled(runId);
       await restarted.kill();
       expect(run.status, `killed at item ${item}`).toBe('succeeded');
-      expect(honouring.calls).toHaveLength(ITEMS);
-      expect([...honouring.effects.values()].every((count) => count === 1)).toBe(true);
-      const types = await db.all<{ type: string }>(`SELECT type FROM timeline_events WHERE run_id = ? AND node_id = ? ORDER BY id`, [runId, `send@${item}`]);
+      expect(honouring().calls).toHaveLength(ITEMS);
+      expect([...honouring().effects.values()].every((count) => count === 1)).toBe(true);
+      const types = await db().all<{ type: string }>(`SELECT type FROM timeline_events WHERE run_id = ? AND node_id = ? ORDER BY id`, [runId, `send@${item}`]);
       expect(types.map((row) => row.type)).toContain('step.recovered');
     });
   });

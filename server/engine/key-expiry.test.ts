@@ -8,14 +8,14 @@
  *   retention: webhook ──▶ effect (key kept 365 days);  manual ──▶ delay 3 days
  */
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { readClaim } from '../store/claims.ts';
 import { readExpiredKey } from '../store/expired-keys.ts';
 import { oldestKeptRun } from '../store/retention.ts';
 import { getRun } from '../store/runs.ts';
-import { testDatabases, type TestDatabase } from '../testing/databases.ts';
-import { startEngine, type EngineHarness } from '../testing/engine-harness.ts';
-import { startReceiver, type Receiver } from '../testing/receiver.ts';
+import { testDatabases } from '../testing/databases.ts';
+import type { EngineHarness } from '../testing/engine-harness.ts';
+import { useEngine, useReceiver } from '../testing/suite-fixtures.ts';
 import { webhookEffectFlow } from '../testing/webhook-flows.ts';
 import { dayWords, expiredKeysAmong } from './key-expiry.ts';
 import { createSweeper } from './sweeper.ts';
@@ -84,29 +84,20 @@ const delayFlow = {
 
 for (const kind of testDatabases()) {
   describe(`expired keys, on ${kind.name}`, () => {
-    let database: TestDatabase;
-    let engine: EngineHarness;
-    let receiver: Receiver;
+    const receiver = useReceiver({ honoursKeys: false });
+    const engine = useEngine(kind);
     let hookId: string;
 
     beforeAll(async () => {
-      database = await kind.create();
-      engine = await startEngine(database.url);
-      receiver = await startReceiver({ honoursKeys: false });
-      const flowId = await engine.publish(webhookEffectFlow(receiver.url));
-      hookId = (await engine.services.flows.get(flowId)).triggers[0]!.hookId;
-    });
-    afterAll(async () => {
-      await engine?.close();
-      await receiver?.close();
-      await database?.drop();
+      const flowId = await engine().publish(webhookEffectFlow(receiver().url));
+      hookId = (await engine().services.flows.get(flowId)).triggers[0]!.hookId;
     });
 
     it('a replay after expiry warns with the date, acts once, and says so in the timeline; the next replay is a duplicate', async () => {
-      const { db } = engine.services;
-      const first = await engine.waitForRun(await deliver(engine, hookId, { id: '4417' }));
+      const { db } = engine().services;
+      const first = await engine().waitForRun(await deliver(engine(), hookId, { id: '4417' }));
       expect(first.status).toBe('succeeded');
-      expect(receiver.effects.get('4417')).toBe(1);
+      expect(receiver().effects.get('4417')).toBe(1);
       const claim = (await readClaim(db, `${first.flowId}:effect`, '4417:effect'))!;
       expect(claim.status).toBe('succeeded');
 
@@ -123,7 +114,7 @@ for (const kind of testDatabases()) {
       const expired = await expiredKeysAmong(db, [claim, { scope: claim.scope, key: 'never-used' }], Date.now());
       expect([...expired.values()].map((row) => row.key)).toEqual(['4417:effect']);
 
-      const preview = await engine.services.runs.replayPreview(first.id);
+      const preview = await engine().services.runs.replayPreview(first.id);
       const step = preview.steps.find((candidate) => candidate.nodeId === 'effect')!;
       expect(step.action).toBe('act');
       expect(step.expired).toEqual({ key: '4417:effect', expiredAt: claim.expiresAt, doneAt: claim.updatedAt, runId: first.id, runSeq: first.seq });
@@ -132,124 +123,103 @@ for (const kind of testDatabases()) {
       expect(preview.expired).toBe(1);
       expect(preview.counts.act).toBe(1);
 
-      const again = await engine.waitForRun((await engine.services.runs.replay(first.id)).runId);
+      const again = await engine().waitForRun((await engine().services.runs.replay(first.id)).runId);
       expect(again.status).toBe('succeeded');
-      expect(receiver.effects.get('4417')).toBe(2);
-      const { timeline } = await engine.services.runs.get(again.id);
+      expect(receiver().effects.get('4417')).toBe(2);
+      const { timeline } = await engine().services.runs.get(again.id);
       const note = timeline.find((event) => event.type === 'step.key_expired');
       expect(note).toMatchObject({ nodeId: 'effect', data: { key: '4417:effect', expiredAt: claim.expiresAt, doneAt: claim.updatedAt, runId: first.id } });
       expect(timeline.findIndex((event) => event.type === 'step.key_expired')).toBeLessThan(timeline.findIndex((event) => event.type === 'step.succeeded'));
 
       // Claimed again: the next replay is stopped as a duplicate of the one that just acted.
-      const nextPreview = await engine.services.runs.replayPreview(first.id);
+      const nextPreview = await engine().services.runs.replayPreview(first.id);
       expect(nextPreview.steps.find((candidate) => candidate.nodeId === 'effect')).toMatchObject({ action: 'deduplicate' });
       expect(nextPreview.expired).toBe(0);
-      const third = await engine.waitForRun((await engine.services.runs.replay(first.id)).runId);
+      const third = await engine().waitForRun((await engine().services.runs.replay(first.id)).runId);
       expect(third.status).toBe('succeeded');
-      expect(await engine.eventTypes(third.id)).toContain('step.duplicate');
-      expect(await engine.eventTypes(third.id)).not.toContain('step.key_expired');
-      expect(receiver.effects.get('4417')).toBe(2);
+      expect(await engine().eventTypes(third.id)).toContain('step.duplicate');
+      expect(await engine().eventTypes(third.id)).not.toContain('step.key_expired');
+      expect(receiver().effects.get('4417')).toBe(2);
     });
 
     it('treats a claim past its time to live that no sweep has reached yet as expired, in the preview and the run', async () => {
-      const { db } = engine.services;
-      const first = await engine.waitForRun(await deliver(engine, hookId, { id: '5120' }));
+      const { db } = engine().services;
+      const first = await engine().waitForRun(await deliver(engine(), hookId, { id: '5120' }));
       const scope = `${first.flowId}:effect`;
       // As if its time to live had run out a minute ago, before any sweep.
       const expiredAt = Date.now() - 60_000;
       await db.run(`UPDATE claims SET expires_at = ? WHERE scope = ? AND key = ?`, [expiredAt, scope, '5120:effect']);
 
-      const step = (await engine.services.runs.replayPreview(first.id)).steps.find((candidate) => candidate.nodeId === 'effect')!;
+      const step = (await engine().services.runs.replayPreview(first.id)).steps.find((candidate) => candidate.nodeId === 'effect')!;
       expect(step).toMatchObject({ action: 'act', expired: { key: '5120:effect', expiredAt, runId: first.id } });
 
-      const again = await engine.waitForRun((await engine.services.runs.replay(first.id)).runId);
-      expect(receiver.effects.get('5120')).toBe(2);
-      const note = (await engine.services.runs.get(again.id)).timeline.find((event) => event.type === 'step.key_expired');
+      const again = await engine().waitForRun((await engine().services.runs.replay(first.id)).runId);
+      expect(receiver().effects.get('5120')).toBe(2);
+      const note = (await engine().services.runs.get(again.id)).timeline.find((event) => event.type === 'step.key_expired');
       expect(note?.data).toEqual({ scope, key: '5120:effect' });
       expect((await readClaim(db, scope, '5120:effect'))?.ownerRunId).toBe(again.id);
     });
   });
 
   describe(`expired keys in a rerun on another version, on ${kind.name}`, () => {
-    let database: TestDatabase;
-    let engine: EngineHarness;
-    let receiver: Receiver;
+    const receiver = useReceiver({ honoursKeys: false });
+    const engine = useEngine(kind);
 
-    beforeAll(async () => {
-      database = await kind.create();
-      engine = await startEngine(database.url);
-      receiver = await startReceiver({ honoursKeys: false });
-      receiver.behave = (call) => (call.path === '/broken' ? { kind: 'status', status: 422 } : { kind: 'ok' });
-    });
-    afterAll(async () => {
-      await engine?.close();
-      await receiver?.close();
-      await database?.drop();
+    beforeAll(() => {
+      receiver().behave = (call) => (call.path === '/broken' ? { kind: 'status', status: 422 } : { kind: 'ok' });
     });
 
     it('the summed preview of Rerun all counts the expired keys, and the rerun acts on them once', async () => {
-      const { db } = engine.services;
-      const flowId = await engine.publish(twoEffectsFlow(receiver.url, '/broken'));
-      const run = await engine.runAndWait(flowId, { order: 'X-1' });
+      const { db } = engine().services;
+      const flowId = await engine().publish(twoEffectsFlow(receiver().url, '/broken'));
+      const run = await engine().runAndWait(flowId, { order: 'X-1' });
       expect(run.status).toBe('failed');
-      expect(receiver.effects.get('X-1:invoice')).toBe(1);
+      expect(receiver().effects.get('X-1:invoice')).toBe(1);
       // v2 mends the second step; on v2 the first step meets its claim again.
-      await engine.services.flows.saveDraft(flowId, twoEffectsFlow(receiver.url, '/mended'));
-      expect((await engine.services.flows.publish(flowId, 'admin')).version).toBe(2);
+      await engine().services.flows.saveDraft(flowId, twoEffectsFlow(receiver().url, '/mended'));
+      expect((await engine().services.flows.publish(flowId, 'admin')).version).toBe(2);
       await createSweeper({ db, clock: ahead(31), log: silent }).sweep();
 
-      const bulk = await engine.services.runs.bulkPreview({ flowId, status: 'failed' });
+      const bulk = await engine().services.runs.bulkPreview({ flowId, status: 'failed' });
       expect(bulk).toMatchObject({ runs: 1, expired: 1, counts: { act: 2, deduplicate: 0 } });
-      const invoice = (await engine.services.runs.rerunPreview(run.id)).steps.find((step) => step.nodeId === 'invoice')!;
+      const invoice = (await engine().services.runs.rerunPreview(run.id)).steps.find((step) => step.nodeId === 'invoice')!;
       expect(invoice).toMatchObject({ action: 'act', expired: { key: 'X-1:invoice', runId: run.id, runSeq: run.seq } });
       expect(invoice.reason).toMatch(/^Acts again: key X-1:invoice expired on .+; this will act again \(it was done by this run on .+\)\.$/);
 
-      expect(await engine.services.runs.bulkRerun({ flowId, status: 'failed' })).toEqual({ rerun: 1 });
-      expect((await engine.waitForRun(run.id)).status).toBe('succeeded');
-      expect(receiver.effects.get('X-1:invoice')).toBe(2);
-      const { timeline } = await engine.services.runs.get(run.id);
+      expect(await engine().services.runs.bulkRerun({ flowId, status: 'failed' })).toEqual({ rerun: 1 });
+      expect((await engine().waitForRun(run.id)).status).toBe('succeeded');
+      expect(receiver().effects.get('X-1:invoice')).toBe(2);
+      const { timeline } = await engine().services.runs.get(run.id);
       expect(timeline.filter((event) => event.type === 'step.key_expired' && event.attempt === 2).map((event) => event.nodeId)).toEqual(['invoice']);
     });
   });
 
   describe(`retention, on ${kind.name}`, () => {
-    let database: TestDatabase;
-    let engine: EngineHarness;
-    let receiver: Receiver;
-
-    beforeAll(async () => {
-      database = await kind.create();
-      engine = await startEngine(database.url);
-      receiver = await startReceiver({ honoursKeys: false });
-    });
-    afterAll(async () => {
-      await engine?.close();
-      await receiver?.close();
-      await database?.drop();
-    });
+    const receiver = useReceiver({ honoursKeys: false });
+    const engine = useEngine(kind);
 
     it('deletes old ended runs in batches, keeps unfinished runs and every key still within its time to live', async () => {
-      const { db } = engine.services;
-      const delayId = await engine.publish(delayFlow);
-      const waiting = await engine.waitForRun((await engine.services.runs.start({ flowId: delayId, input: {} })).runId, ['waiting']);
-      const flowId = await engine.publish(keptEffectFlow(receiver.url, '365d'));
-      const { hookId } = (await engine.services.flows.get(flowId)).triggers[0]!;
+      const { db } = engine().services;
+      const delayId = await engine().publish(delayFlow);
+      const waiting = await engine().waitForRun((await engine().services.runs.start({ flowId: delayId, input: {} })).runId, ['waiting']);
+      const flowId = await engine().publish(keptEffectFlow(receiver().url, '365d'));
+      const { hookId } = (await engine().services.flows.get(flowId)).triggers[0]!;
       // One delivery's receiver acts and drops the answer: its run needs review.
-      receiver.behave = (call) => (call.ref === 'unsure' ? { kind: 'drop' } : { kind: 'ok' });
-      const review = await engine.waitForRun(await deliver(engine, hookId, { id: 'unsure' }));
+      receiver().behave = (call) => (call.ref === 'unsure' ? { kind: 'drop' } : { kind: 'ok' });
+      const review = await engine().waitForRun(await deliver(engine(), hookId, { id: 'unsure' }));
       expect(review.status).toBe('needs_review');
       const ended: string[] = [];
-      for (let i = 0; i < 7; i++) ended.push((await engine.waitForRun(await deliver(engine, hookId, { id: `old-${i}` }))).id);
+      for (let i = 0; i < 7; i++) ended.push((await engine().waitForRun(await deliver(engine(), hookId, { id: `old-${i}` }))).id);
       // One recent ended run: created and finished well inside the retention.
-      const recent = await engine.waitForRun(await deliver(engine, hookId, { id: 'recent' }));
+      const recent = await engine().waitForRun(await deliver(engine(), hookId, { id: 'recent' }));
       await db.run(`UPDATE runs SET created_at = created_at + ?, finished_at = finished_at + ? WHERE id = ?`, [150 * DAY, 150 * DAY, recent.id]);
       // An expired-key record older than the retention, and one that is not.
       await db.run(`INSERT INTO expired_keys (scope, key, done_at, run_id, step, expired_at) VALUES (?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?)`, [
         'f:old', 'ancient', 1, 'run_gone', 'effect', Date.now() - 400 * DAY,
         'f:old', 'fresh', 1, 'run_gone', 'effect', Date.now() + 100 * DAY,
       ]);
-      expect(await count(engine, 'timeline_events', ended)).toBeGreaterThan(0);
-      expect(await count(engine, 'checkpoints', ended)).toBe(7);
+      expect(await count(engine(), 'timeline_events', ended)).toBeGreaterThan(0);
+      expect(await count(engine(), 'checkpoints', ended)).toBe(7);
       const endedSeqs = await Promise.all(ended.map(async (id) => (await getRun(db, id))!.seq));
       const inputValues = async () => Number((await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM run_input_values WHERE run_seq IN (${endedSeqs.join(', ')})`))?.n);
       expect(await inputValues()).toBeGreaterThan(0);
@@ -263,15 +233,15 @@ for (const kind of testDatabases()) {
       // Three batches of runs (3 + 3 + 1), one of deliveries and one of records, at least.
       expect(swept.batches).toBeGreaterThanOrEqual(5);
       for (const id of ended) expect(await getRun(db, id)).toBeUndefined();
-      expect(await count(engine, 'timeline_events', ended)).toBe(0);
-      expect(await count(engine, 'checkpoints', ended)).toBe(0);
+      expect(await count(engine(), 'timeline_events', ended)).toBe(0);
+      expect(await count(engine(), 'checkpoints', ended)).toBe(0);
       // Their searchable input values went with them.
       expect(await inputValues()).toBe(0);
       expect(Number((await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM inbound_events WHERE hook_id = ?`, [hookId]))?.n)).toBe(0);
       // Kept: the waiting run, the run that needs review (with its timeline), the recent one.
       expect((await getRun(db, waiting.id))?.status).toBe('waiting');
       expect((await getRun(db, review.id))?.status).toBe('needs_review');
-      expect(await count(engine, 'timeline_events', [review.id])).toBeGreaterThan(0);
+      expect(await count(engine(), 'timeline_events', [review.id])).toBeGreaterThan(0);
       expect((await getRun(db, recent.id))?.status).toBe('succeeded');
       expect(await oldestKeptRun(db)).toEqual({ id: waiting.id, seq: waiting.seq, createdAt: waiting.createdAt });
       // Every key outlives its run while within its time to live.
@@ -280,13 +250,13 @@ for (const kind of testDatabases()) {
       expect(await readExpiredKey(db, 'f:old', 'fresh')).toBeDefined();
 
       // The same event delivered again starts a new run, which meets the kept key: nothing is sent twice.
-      const redelivered = await engine.waitForRun(await deliver(engine, hookId, { id: 'old-0' }));
-      expect(await engine.eventTypes(redelivered.id)).toContain('step.duplicate');
-      expect(receiver.effects.get('old-0')).toBe(1);
-      const preview = await engine.services.runs.replayPreview(redelivered.id);
+      const redelivered = await engine().waitForRun(await deliver(engine(), hookId, { id: 'old-0' }));
+      expect(await engine().eventTypes(redelivered.id)).toContain('step.duplicate');
+      expect(receiver().effects.get('old-0')).toBe(1);
+      const preview = await engine().services.runs.replayPreview(redelivered.id);
       expect(preview.steps[0]!.reason).toContain('an earlier run no longer kept');
 
-      const status = await engine.services.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM runs`);
+      const status = await engine().services.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM runs`);
       expect(Number(status?.n)).toBe(4);
     });
   });

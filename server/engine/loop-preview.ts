@@ -7,9 +7,9 @@
  * reads as one sentence, not a hundred rows. Like the rest of a preview it reads nothing
  * itself: the claims come batched through the preview's lookup.
  */
-import { renderTemplate, renderValue, type RenderContext } from '../../core/templates/render.ts';
-import { claimReference, type ClaimReference } from './claim-reference.ts';
-import type { PlannedStep, TypedStep } from './flow/planned-step.ts';
+import { renderValue, type RenderContext } from '../../core/templates/render.ts';
+import { previewClaimReference, type ClaimReference } from './claim-reference.ts';
+import type { PlannedStep } from './flow/planned-step.ts';
 import type { FlowPlan } from './flow-plan.ts';
 import type { PreviewAction, PreviewLookup, PreviewStep } from './rerun-preview.ts';
 import type { CheckpointRow, RunRow } from './types.ts';
@@ -61,7 +61,7 @@ export function planLoopItems(input: LoopPreviewInput, lookup: PreviewLookup): P
       const itemStepId = `${step.id}@${position}`;
       const checkpoint = checkpoints.get(itemStepId);
       if (checkpoint?.status === 'succeeded') itemContext.steps[step.id] = { output: checkpoint.output };
-      const ref = step.sideEffect && !checkpoint && step.problem === undefined ? renderRef(step, itemContext, run) : null;
+      const ref = step.sideEffect && !checkpoint && step.problem === undefined ? previewClaimReference(step, itemContext, run) : null;
       plans.push({ step, position, ranBefore: began.has(itemStepId) || checkpoint !== undefined, checkpoint, ref });
     }
   }
@@ -89,14 +89,6 @@ export function planLoopItems(input: LoopPreviewInput, lookup: PreviewLookup): P
     });
   }
   return lines;
-}
-
-function renderRef(step: TypedStep, context: RenderContext, run: RunRow): ClaimReference | null {
-  try {
-    return claimReference(step, run, (template) => renderTemplate(template, context));
-  } catch {
-    return null;
-  }
 }
 
 function itemAction(item: ItemStepPlan, lookup: PreviewLookup): PreviewAction {

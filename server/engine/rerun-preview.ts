@@ -22,15 +22,14 @@ import { runHeads } from '../store/operations.ts';
 import { readStepTraces } from '../store/run-page.ts';
 import { loadCheckpoints } from '../store/timeline.ts';
 import { childRunIdOf } from './child-views.ts';
-import { claimReference, type ClaimReference } from './claim-reference.ts';
-import type { TypedStep } from './flow/planned-step.ts';
+import { previewClaimReference } from './claim-reference.ts';
 import type { FlowPlan } from './flow-plan.ts';
 import { dayWords, expiredKeysAmong, expiryWords, type ExpiredKeyRow } from './key-expiry.ts';
 import { planLoopItems } from './loop-preview.ts';
 import { describeSkip, skipRecordOf } from './review-decisions.ts';
 import { keptOnSwitch } from './version-choice.ts';
 import { triggerContext } from './run-executor.ts';
-import { renderTemplate, type RenderContext } from '../../core/templates/render.ts';
+import type { RenderContext } from '../../core/templates/render.ts';
 import type { ClaimRef } from '../store/types.ts';
 import type { CheckpointRow, ClaimRow, RunRow, RunStatus } from './types.ts';
 
@@ -109,15 +108,6 @@ export interface PreviewLookup {
 
 /** Which of these (scope, key) pairs expired, in one query: for previews summed over many runs. */
 export { expiredKeysAmong, expiredKeyId } from './key-expiry.ts';
-
-/** The step's claim as far as the run's data can render it; null when it needs steps not run yet. */
-function renderClaim(step: TypedStep, context: RenderContext, run: RunRow): ClaimReference | null {
-  try {
-    return claimReference(step, run, (template) => renderTemplate(template, context));
-  } catch {
-    return null;
-  }
-}
 
 /** What a rerun of one run would do, read from the database. */
 export async function previewRerun(
@@ -248,7 +238,7 @@ export function planPreview({ run, plan, switching, checkpoints: allCheckpoints,
       show('act', `Cannot run, so the rerun stops here: ${step.problem}`);
       continue;
     }
-    const ref = renderClaim(step, context, run);
+    const ref = previewClaimReference(step, context, run);
     if (!ref) {
       show('act', `${acts} if its key is new: the key depends on earlier steps, so it is known only when the rerun gets there.`);
       continue;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createServer, type RunningServer, type ServerOptions } from '../app.ts';
 import { readEnv } from '../env.ts';
 import type { RunStatus } from '../engine/types.ts';
-import { getRun } from '../store/runs.ts';
+import { SETTLED_ON_ITS_OWN, untilRunStatus } from './wait-for.ts';
 
 export async function startApp(databaseUrl: string, env: Record<string, string> = {}, options: Omit<ServerOptions, 'env'> = {}): Promise<RunningServer> {
   return createServer({
@@ -31,12 +31,6 @@ export async function waitUntilSettled(server: RunningServer, flowId: string, ex
   }
 }
 
-export async function waitForRunStatus(server: RunningServer, runId: string, statuses: RunStatus[] = ['succeeded', 'failed', 'needs_review'], timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const run = await getRun(server.services.db, runId);
-    if (run && statuses.includes(run.status)) return run;
-    if (Date.now() > deadline) throw new Error(`run ${runId} stayed ${run?.status}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+export function waitForRunStatus(server: RunningServer, runId: string, statuses: RunStatus[] = SETTLED_ON_ITS_OWN, timeoutMs = 20_000) {
+  return untilRunStatus(server.services.db, runId, statuses, { timeoutMs, everyMs: 20 });
 }

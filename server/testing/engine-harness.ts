@@ -9,8 +9,8 @@ import pino from 'pino';
 import { readEnv } from '../env.ts';
 import { createServices, type Services } from '../services.ts';
 import type { RunRow, RunStatus } from '../engine/types.ts';
-import { getRun } from '../store/runs.ts';
 import type { Worker } from '../engine/worker.ts';
+import { untilRunStatus } from './wait-for.ts';
 
 export interface EngineHarness {
   services: Services;
@@ -39,14 +39,8 @@ export async function startEngine(databaseUrl: string, env: Record<string, strin
       const { id } = await services.flows.import(document);
       return id;
     },
-    async waitForRun(runId, statuses = SETTLED, timeoutMs = 20_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const run = await getRun(services.db, runId);
-        if (run && statuses.includes(run.status)) return run;
-        if (Date.now() > deadline) throw new Error(`run ${runId} is ${run?.status}, expected ${statuses.join('/')}`);
-        await new Promise((resolve) => setTimeout(resolve, 15));
-      }
+    waitForRun(runId, statuses = SETTLED, timeoutMs = 20_000) {
+      return untilRunStatus(services.db, runId, statuses, { timeoutMs, everyMs: 15 });
     },
     async runAndWait(flowId, input) {
       const { runId } = await services.runs.start({ flowId, input });

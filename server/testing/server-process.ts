@@ -98,3 +98,13 @@ export async function trpc<T = unknown>(url: string, path: string, input: unknow
   if (!response.ok || !body.result) throw new Error(`${path} failed: ${JSON.stringify(body.error)}`);
   return body.result.data;
 }
+
+/** Imports a flow document into a running server; the flow's id. */
+export async function importFlow(url: string, document: unknown): Promise<string> {
+  return (await trpc<{ id: string }>(url, 'flows.import', { document })).id;
+}
+
+/** Starts a run of a flow on a running server; the run's id. */
+export async function startRun(url: string, flowId: string, input: unknown): Promise<string> {
+  return (await trpc<{ runId: string }>(url, 'runs.start', { flowId, input })).runId;
+}

@@ -3,6 +3,9 @@
  * a row, a status, a line in a process's output. Each wait has a deadline and says what
  * it was waiting for when that passes.
  */
+import type { RunRow, RunStatus } from '../engine/types.ts';
+import type { Db } from '../store/db.ts';
+import { getRun } from '../store/runs.ts';
 import type { ServerProcess } from './server-process.ts';
 
 export interface WaitOptions {
@@ -24,6 +27,19 @@ export async function until<T>(what: string | (() => string), check: () => T | u
     if (Date.now() > deadline) throw new Error(`Gave up waiting for ${typeof what === 'string' ? what : what()}.`);
     await new Promise((resolve) => setTimeout(resolve, options.everyMs ?? 20));
   }
+}
+
+/** The statuses a run comes to by itself: it ended, or it waits for a person (only a person cancels). */
+export const SETTLED_ON_ITS_OWN: RunStatus[] = ['succeeded', 'failed', 'needs_review'];
+
+/** The run, read from the database, once its status is one of `statuses` (looked at every 30 ms unless told). */
+export async function untilRunStatus(db: Db, runId: string, statuses: RunStatus[] = SETTLED_ON_ITS_OWN, options: WaitOptions = {}): Promise<RunRow> {
+  let last: RunStatus | undefined;
+  return until(() => `run ${runId} to be ${statuses.join(' or ')} (it stayed ${last})`, async () => {
+    const run = await getRun(db, runId);
+    last = run?.status;
+    return run && statuses.includes(run.status) ? run : undefined;
+  }, { everyMs: 30, ...options });
 }
 
 /** Resolves as soon as the process has printed `text` (looked at on every chunk it prints). */
