@@ -35,6 +35,8 @@ export interface WebhookBenchResult {
   floorP99Ms: number;
   ratio: number;
   errors: number;
+  /** From starting the process to its first healthy /healthz. */
+  startupSeconds: number;
   /** The server's resident memory before the first delivery, and the most it held under load. */
   idleRssMb: number;
   peakRssMb: number;
@@ -102,7 +104,9 @@ const INTAKE_FLOW = {
 export async function benchWebhooks(databaseUrl: string, label: string, seconds: number, shapes: IntakeShape[] = ['no-worker', 'worker']): Promise<WebhookBenchResult[]> {
   const measured: Omit<WebhookBenchResult, 'floorRequestsPerSecond' | 'floorP50Ms' | 'floorP99Ms' | 'ratio'>[] = [];
   for (const shape of shapes) {
+    const starting = performance.now();
     const server = await startServerProcess({ DATABASE_URL: databaseUrl, ONCEFLOW_LOG_LEVEL: 'silent' }, shape === 'worker' ? ['start'] : ['start', '--no-worker']);
+    const startupSeconds = round((performance.now() - starting) / 1000);
     try {
       const { triggers } = await trpc<{ triggers: { hookId: string }[] }>(server.url, 'flows.import', { document: { ...INTAKE_FLOW, name: `Webhook bench ${shape}` } });
       const hook = `${server.url}/hooks/${triggers[0]!.hookId}`;
@@ -113,7 +117,7 @@ export async function benchWebhooks(databaseUrl: string, label: string, seconds:
       measured.push({
         database: label, shape,
         requestsPerSecond: round(result.requests.average, 0), p50Ms: result.latency.p50, p99Ms: result.latency.p99,
-        errors: result.errors + result.non2xx, idleRssMb, peakRssMb: peak(),
+        errors: result.errors + result.non2xx, startupSeconds, idleRssMb, peakRssMb: peak(),
       });
     } finally {
       await server.kill();
