@@ -162,5 +162,51 @@ for (const kind of testDatabases()) {
       await expect(engine.services.runs.cancel(runId, 'ops')).rejects.toThrow('is already cancelled, so there is nothing to cancel.');
       expect(await cancellations(middle!.id)).toHaveLength(1);
     });
+
+    it('a held child never starts, a failed child its flow would rerun is not rerun, and a child that ended for good is left alone', async () => {
+      receiver.reset();
+      receiver.onCall = undefined;
+      receiver.behave = () => ({ kind: 'ok' });
+
+      // Held: the child's flow is paused, so the child waits to start; resumed after the cancel, it never does.
+      const heldId = await engine.publish(invoiceThenNotify(receiver.url, 'Paused child'));
+      await engine.services.pause.pause(heldId, 'ops');
+      const heldParent = await engine.publish(parentFlow(heldId, { name: 'Parent of paused' }));
+      const { runId: first } = await engine.services.runs.start({ flowId: heldParent, input: { order: { id: 'H1' } } });
+      await engine.waitForRun(first, ['waiting']);
+      const [held] = await childRunsOf(engine.services.db, first);
+      expect(held?.status).toBe('held');
+      expect(await engine.services.runs.cancel(first, 'ops')).toMatchObject({ children: 1 });
+      expect(await cancellations(held!.id)).toEqual([expect.objectContaining({ previousStatus: 'held', parentRunId: first, notRun: 2 })]);
+      expect(await engine.services.pause.resume(heldId, 'ops')).toMatchObject({ released: 0 });
+
+      // Failed, with an automatic rerun to come: the parent waits for it; cancelled, it is never rerun.
+      receiver.behave = (call) => (call.path === '/invoice' ? { kind: 'status', status: 422 } : { kind: 'ok' });
+      const retriedId = await engine.publish({ ...invoiceThenNotify(receiver.url, 'Retried child'), settings: { retryFailedRuns: ['1m'] } });
+      const retriedParent = await engine.publish(parentFlow(retriedId, { name: 'Parent of retried' }));
+      const { runId: second } = await engine.services.runs.start({ flowId: retriedParent, input: { order: { id: 'F1' } } });
+      const retried = await until('the child to fail with a rerun to come', async () => {
+        const [child] = await childRunsOf(engine.services.db, second);
+        return child?.status === 'failed' && (await getRun(engine.services.db, second))?.status === 'waiting' ? child : undefined;
+      });
+      expect(await engine.services.runs.cancel(second, 'ops')).toMatchObject({ children: 1 });
+      expect((await getRun(engine.services.db, retried.id))?.status).toBe('cancelled');
+      expect(await cancellations(retried.id)).toEqual([expect.objectContaining({ previousStatus: 'failed', parentRunId: second })]);
+      expect(await engine.services.autoReruns.runDue(Date.now() + 2 * 60_000)).toBe(0);
+
+      // Failed for good: the parent failed with it; cancelling the failed parent leaves the child as it ended.
+      const pickyId = await engine.publish(invoiceThenNotify(receiver.url, 'Picky child'));
+      const pickyParent = await engine.publish(parentFlow(pickyId, { name: 'Parent of picky' }));
+      const failed = await engine.runAndWait(pickyParent, { order: { id: 'P1' } });
+      expect(failed.status).toBe('failed');
+      const [picky] = await childRunsOf(engine.services.db, failed.id);
+      expect(picky?.status).toBe('failed');
+      expect(await engine.services.runs.cancel(failed.id, 'ops')).toMatchObject({ children: 0 });
+      expect((await getRun(engine.services.db, picky!.id))?.status).toBe('failed');
+      expect(await cancellations(picky!.id)).toEqual([]);
+
+      await until('the worker to let go of its runs', () => engine.worker.activeCount() === 0);
+      expect(receiver.calls.map((call) => call.path)).toEqual(['/invoice', '/invoice']);
+    });
   });
 }
