@@ -1,6 +1,6 @@
 /**
  * Cancelling a parent run on its page cancels the child run it waits for, at desktop and
- * phone width: the child's timeline says it was cancelled because the run that started it
+ * phone width: the dialog says so first, the child's timeline says it was cancelled because the run that started it
  * was, its acting step is recorded, the step after it never runs, and the page passes axe.
  *
  *   parent: start ──► call (Run flow → child) ──► after
@@ -50,6 +50,8 @@ for (const size of [{ name: 'desktop', width: 1280, height: 800 }, { name: 'phon
       await runPage.open(runId);
       await runPage.button('Cancel run').click();
       const dialog = page.getByTestId('cancel.dialog');
+      await expect(dialog).toContainText('The child runs it started that have not ended are cancelled too.');
+      expect(await seriousFindings(page)).toEqual([]);
       await dialog.getByRole('button', { name: 'Cancel run', exact: true }).click();
       await expect(dialog).toBeHidden();
       await runPage.waitForStatus('cancelled');
