@@ -115,7 +115,7 @@ export const COMMANDS: Command[] = [
       ['runs list [flowId] [--status S] [--tests] [--json]', 'recent runs, newest first (test runs only with --tests)'],
       ['runs list [--key K] [--input path=value] [--failed-step S]', 'runs that used a key (any scope), whose input holds a value (order.id=4417), or that failed at a step (name or id)'],
       ['runs show <runId> [--json]', 'a run: its steps, keys and timeline'],
-      ['runs cancel <runId> [--json]', 'cancel a run; a step already acting finishes and is recorded, nothing new starts'],
+      ['runs cancel <runId> [--json]', 'cancel a run and the child runs it started; a step already acting finishes and is recorded, nothing new starts'],
     ],
     run: ({ positionals, option, flag, json }) => {
       if (positionals[0] === 'list') {

@@ -175,10 +175,12 @@ for (const kind of testDatabases()) {
       expect((await engine.waitForRun(runId, ['waiting'])).status).toBe('waiting');
 
       // A replay waits for the same child. The parent, parked and not acting, is cancelled
-      // (its claim stays with the child); the child's decision lets the replay go on.
+      // (its claim stays with the child, which the replay still waits for, so it is not
+      // cancelled with the parent); the child's decision lets the replay go on.
       const replay = await engine.services.runs.replay(runId);
       await engine.waitForRun(replay.runId, ['waiting']);
-      expect(await engine.services.runs.cancel(runId)).toMatchObject({ acting: [], notRun: 1 });
+      expect(await engine.services.runs.cancel(runId)).toMatchObject({ acting: [], notRun: 1, children: 0 });
+      expect((await engine.services.runs.get(child!.id)).run.status).toBe('needs_review');
 
       await engine.services.runs.resolve(child!.id, 'invoice', 'happened');
       const replayed = await engine.waitForRun(replay.runId, ['succeeded', 'failed', 'needs_review'], 10_000);

@@ -15,14 +15,21 @@
  * The timeline's `run.cancelled` says who and what had already happened: the steps that
  * were acting and how many did not run. When an acting step is recorded later, a second
  * `run.cancelled` (with `finished`) says how it ended and counts again.
+ *
+ * Children: once the run's cancel is written, every run its Run flow steps started that has
+ * not ended is cancelled the same way, then theirs (`cancelChildren`), each in a transaction
+ * of its own that takes the child's row before its parent's, as a child's own end does. Read
+ * after the parent's fence moved, so no child it starts can be missed: starting one proves
+ * the parent's lease in the same transaction. A child's `run.cancelled` names the run that
+ * started it (`parentRunId`, `parentSeq`), and the claim that held it is released.
  */
 import type { Db, Sql } from '../store/db.ts';
-import { wakeWaiters } from '../store/child-runs.ts';
+import { openChildrenOf, openChildStatus, releaseCancelledChild, wakeWaiters } from '../store/child-runs.ts';
 import { settleClaim } from '../store/claims.ts';
-import { actingSteps, cancelledBy, leaseState } from '../store/run-cancel.ts';
+import { actingSteps, cancelReason, leaseState, type CancelReason } from '../store/run-cancel.ts';
 import { transitionRun } from '../store/runs.ts';
 import { insertEvents, loadCheckpoints, writeCheckpointsAndEvents } from '../store/timeline.ts';
-import type { FlowPlan } from './flow-plan.ts';
+import type { FlowPlan, PlanCache } from './flow-plan.ts';
 import { RunCancelledError, type ClaimOutcome, type StepJournal } from './run-journal.ts';
 import type { CheckpointRow, Clock, RunRow, RunStatus, TimelineEvent } from './types.ts';
 
@@ -47,23 +54,65 @@ export interface Cancellation {
   notRun: number;
 }
 
+/** The run that started a child cancelled with it. */
+interface StartedBy {
+  runId: string;
+  seq: number;
+}
+
 /**
- * Cancels the run when it is in a cancellable status; undefined when it is not (it ended,
- * or was cancelled, first). One transaction: the status, the fence and the timeline event.
+ * Cancels the run when it is in a cancellable status, then the children it started that have
+ * not ended (with their count); undefined when the run is not cancellable (it ended, or was
+ * cancelled, first), and then no child is touched.
  */
-export async function cancelRun(db: Db, run: RunRow, plan: FlowPlan | null | undefined, by: string, clock: Clock): Promise<Cancellation | undefined> {
+export async function cancelRun(db: Db, plans: PlanCache, run: RunRow, by: string, clock: Clock): Promise<(Cancellation & { children: number }) | undefined> {
+  const cancelled = await cancelOne(db, run, await plans.get(run.versionId), by, clock);
+  if (!cancelled) return undefined;
+  return { ...cancelled, children: await cancelChildren(db, plans, run, by, clock) };
+}
+
+/**
+ * Cancels, breadth first, the runs `root` started that have not ended, and theirs; returns
+ * how many. A child another waiting run also follows is left going, with its own children.
+ * Each run is visited once, so a loop of parents in bad data ends.
+ */
+async function cancelChildren(db: Db, plans: PlanCache, root: RunRow, by: string, clock: Clock): Promise<number> {
+  const seen = new Set([root.id]);
+  const parents: RunRow[] = [root];
+  let count = 0;
+  for (let parent = parents.shift(); parent !== undefined; parent = parents.shift()) {
+    for (const child of await openChildrenOf(db, parent.id)) {
+      if (seen.has(child.id)) continue;
+      seen.add(child.id);
+      const startedBy = { runId: parent.id, seq: parent.seq };
+      if (!(await cancelOne(db, child, await plans.get(child.versionId), by, clock, startedBy))) continue;
+      count++;
+      parents.push(child);
+    }
+  }
+  return count;
+}
+
+/** One run's cancel: the status, the fence and the timeline event, in one transaction. */
+async function cancelOne(db: Db, run: RunRow, plan: FlowPlan | null | undefined, by: string, clock: Clock, startedBy?: StartedBy): Promise<Cancellation | undefined> {
   return db.transaction(async (tx) => {
     const now = clock.now();
-    if (!(await transitionRun(tx, run.id, CANCELLABLE, 'cancelled', { now }))) return undefined;
+    // A child is cancelled only from a status it has not ended in, read under its row's lock.
+    const childStatus = startedBy ? await openChildStatus(tx, run.id) : undefined;
+    if (startedBy && childStatus === undefined) return undefined;
+    const previousStatus = childStatus ?? run.status;
+    if (!(await transitionRun(tx, run.id, childStatus ? [childStatus] : CANCELLABLE, 'cancelled', { now }))) return undefined;
     // A cancelled child wakes the runs waiting for it, which then fail their step.
     if (run.parentRunId !== null) await wakeWaiters(tx, run.parentRunId, run.id, now);
+    if (startedBy) await releaseCancelledChild(tx, startedBy.runId, run.id, now);
     // Read after the transition: a claim won before it is acting, and none can be won after.
     // A step parked on its claim (a Run flow step waiting for its child) is not acting.
     const checkpoints = await loadCheckpoints(tx, run.id);
     const parked = new Set(checkpoints.filter((row) => row.status === 'waiting').map((row) => row.nodeId));
     const acting = (await actingSteps(tx, run.id)).filter((nodeId) => !parked.has(nodeId));
     const notRun = stepsNotRun(plan, checkpoints, acting);
-    await insertEvents(tx, [{ runId: run.id, type: 'run.cancelled', nodeId: null, attempt: run.attempt, data: { by, previousStatus: run.status, acting, notRun }, createdAt: now }]);
+    const reason: CancelReason = { by, ...(startedBy ? { parentRunId: startedBy.runId, parentSeq: startedBy.seq } : {}) };
+    await insertEvents(tx, [{ runId: run.id, type: 'run.cancelled', nodeId: null, attempt: run.attempt, data: { ...reason, previousStatus, acting, notRun }, createdAt: now }]);
     const label = (nodeId: string) => plan?.order.find((step) => step.id === nodeId)?.label ?? nodeId;
     return { runId: run.id, seq: run.seq, acting: acting.map((nodeId) => ({ nodeId, label: label(nodeId) })), notRun };
   });
@@ -86,18 +135,18 @@ export async function recordAfterCancel(
 ): Promise<boolean> {
   const { run } = journal;
   return db.transaction(async (tx) => {
-    const by = await cancelledBy(tx, run.id);
-    if (by === undefined) return false;
+    const reason = await cancelReason(tx, run.id);
+    if (reason === undefined) return false;
     if (!(await settleClaim(tx, claim, { ...claim, now }))) return false;
     const nodeId = claimNode(checkpoints, events, claim);
     await writeCheckpointsAndEvents(tx, checkpoints, events.filter((event) => !RUN_ENDINGS.has(event.type)));
-    await insertEvents(tx, [summary(run, by, nodeId, finished, await notRunNow(tx, run.id, journal.planSteps), now)]);
+    await insertEvents(tx, [summary(run, reason, nodeId, finished, await notRunNow(tx, run.id, journal.planSteps), now)]);
     return true;
   });
 }
 
-function summary(run: RunRow, by: string, nodeId: string | null, finished: string, notRun: number, now: number): TimelineEvent {
-  return { runId: run.id, type: 'run.cancelled', nodeId: null, attempt: run.attempt, data: { by, acting: nodeId ? [nodeId] : [], finished, notRun }, createdAt: now };
+function summary(run: RunRow, reason: CancelReason, nodeId: string | null, finished: string, notRun: number, now: number): TimelineEvent {
+  return { runId: run.id, type: 'run.cancelled', nodeId: null, attempt: run.attempt, data: { ...reason, acting: nodeId ? [nodeId] : [], finished, notRun }, createdAt: now };
 }
 
 async function notRunNow(sql: Sql, runId: string, planSteps: readonly string[]): Promise<number> {

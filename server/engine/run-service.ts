@@ -275,10 +275,13 @@ export function runService({ db, flows, plans, clock, onQueued }: RunServiceDeps
       return { ...started, version: target.version, fromVersion: target.fromVersion };
     },
 
-    /** Cancels a run; a step already acting finishes and is recorded (run-cancel.ts). */
+    /**
+     * Cancels a run and the child runs it started that have not ended; a step already acting
+     * finishes and is recorded (run-cancel.ts).
+     */
     async cancel(id: string, by = 'admin') {
       const run = await requireRun(id);
-      const cancelled = await cancelRun(db, run, await plans.get(run.versionId), by, clock);
+      const cancelled = await cancelRun(db, plans, run, by, clock);
       if (!cancelled) {
         const now = (await getRun(db, id))?.status ?? run.status;
         throw new UserError(`Run #${run.seq} is already ${now.replace('_', ' ')}, so there is nothing to cancel.`);

@@ -18,7 +18,8 @@
  * - running: leased; the worker heartbeats the lease and writes checkpoints fenced by it.
  *   A lapsed lease makes it leasable again (the worker died): it resumes from checkpoints.
  * - waiting: parked without a lease until `wake_at` (a delay, or a claim held elsewhere).
- * - succeeded / failed / cancelled: final; failed may be rerun.
+ * - succeeded / failed / cancelled: final; failed may be rerun. Cancelling a run cancels
+ *   the child runs it started that have not ended too (run-cancel.ts).
  * - needs_review: a side effect may or may not have happened; a person resolves it
  *   (It happened / Do it / Skip) or reruns it.
  *

@@ -3,8 +3,8 @@
  * child, the wake-up a parent gets when its child ends, and the links the run page shows.
  */
 import type { Sql } from './db.ts';
-import { RUN_COLUMNS, toJson, toRun } from './rows.ts';
-import type { RunRow } from './types.ts';
+import { parseJson, RUN_COLUMNS, toJson, toRun } from './rows.ts';
+import type { RunRow, RunStatus } from './types.ts';
 
 /** Statuses a run does not leave by itself: a parent waiting on it is woken. */
 export const CHILD_END_STATUSES = ['succeeded', 'failed', 'needs_review', 'cancelled'] as const;
@@ -51,4 +51,53 @@ export async function holdChildren(sql: Sql, runId: string, childRunIds: readonl
 export async function childRunsOf(sql: Sql, parentRunId: string): Promise<RunRow[]> {
   const rows = await sql.all(`SELECT ${RUN_COLUMNS} FROM runs WHERE parent_run_id = ? ORDER BY seq DESC`, [parentRunId]);
   return rows.map(toRun);
+}
+
+/**
+ * A child that has not ended may still act: a cancel of the run that started it cancels it
+ * too. A failed child counts while its flow will rerun it by itself (settings.retryFailedRuns).
+ */
+const OPEN_CHILD = `(status IN ('queued', 'held', 'running', 'waiting', 'needs_review') OR (status = 'failed' AND auto_rerun_at IS NOT NULL))`;
+
+/** The children a run started that have not ended, oldest first. */
+export async function openChildrenOf(sql: Sql, parentRunId: string): Promise<RunRow[]> {
+  const rows = await sql.all(`SELECT ${RUN_COLUMNS} FROM runs WHERE parent_run_id = ? AND ${OPEN_CHILD} ORDER BY seq`, [parentRunId]);
+  return rows.map(toRun);
+}
+
+/**
+ * In the transaction that cancels a child with its parent: takes the child's row first (on
+ * PostgreSQL, its lock; the order a child's end takes rows in, so no deadlock) and says the
+ * status it is cancelled from. Undefined when it ended meanwhile, or when a run that was not
+ * cancelled and has not ended waits for it too (a replay whose key found it): that run still
+ * needs its result.
+ */
+export async function openChildStatus(sql: Sql, childRunId: string): Promise<RunStatus | undefined> {
+  const lock = sql.dialect === 'postgresql' ? ' FOR UPDATE' : '';
+  const row = await sql.get<{ status: RunStatus }>(`SELECT status FROM runs WHERE id = ? AND ${OPEN_CHILD}${lock}`, [childRunId]);
+  if (!row) return undefined;
+  // A run parked on a child that needs review is woken now and then to look again, so it
+  // may be running or queued just now; `waits_for_run_id` keeps naming the child meanwhile.
+  const other = await sql.get(`SELECT id FROM runs WHERE waits_for_run_id = ? AND status IN ('queued', 'held', 'running', 'waiting') LIMIT 1`, [childRunId]);
+  return other ? undefined : row.status;
+}
+
+/**
+ * Releases the claims by which a cancelled run's Run flow steps held a child cancelled with
+ * it (`failed`, as a side effect that did not happen): a later run with the key, a replay,
+ * starts a new child, whose keyed steps the cancelled one finished come back as duplicates,
+ * instead of failing on the cancelled child for as long as the key lives.
+ */
+export async function releaseCancelledChild(sql: Sql, parentRunId: string, childRunId: string, now: number): Promise<void> {
+  const claims = await sql.all<{ scope: string; key: string; fence: number; output: unknown }>(
+    `SELECT scope, key, fence, output FROM claims WHERE owner_run_id = ? AND status = 'in_progress'`,
+    [parentRunId],
+  );
+  for (const claim of claims) {
+    if ((parseJson(claim.output) as { childRunId?: unknown } | null)?.childRunId !== childRunId) continue;
+    await sql.run(
+      `UPDATE claims SET status = 'failed', error = ?, updated_at = ? WHERE scope = ? AND key = ? AND fence = ? AND status = 'in_progress'`,
+      ['Not done: the child run was cancelled with the run that started it.', now, claim.scope, claim.key, Number(claim.fence)],
+    );
+  }
 }

@@ -1,7 +1,7 @@
 /**
  * What cancelling a run needs to read: which of its steps are acting (their claim is won
- * and in progress), whether a run was cancelled and by whom, and the status of runs a
- * worker no longer holds.
+ * and in progress), whether a run was cancelled, by whom and with which parent, and the
+ * status of runs a worker no longer holds.
  */
 import type { Sql } from './db.ts';
 import { parseJson } from './rows.ts';
@@ -16,16 +16,27 @@ export async function actingSteps(sql: Sql, runId: string): Promise<string[]> {
   return rows.map((row) => row.node_id);
 }
 
-/** Who cancelled the run, when it is cancelled; undefined when it is not. */
-export async function cancelledBy(sql: Sql, runId: string): Promise<string | undefined> {
+/** Who cancelled a run and, for a child cancelled with its parent, that parent. */
+export interface CancelReason {
+  by: string;
+  parentRunId?: string;
+  parentSeq?: number;
+}
+
+/** Why the run was cancelled, when it is cancelled; undefined when it is not. */
+export async function cancelReason(sql: Sql, runId: string): Promise<CancelReason | undefined> {
   const row = await sql.get<{ data: unknown }>(
     `SELECT e.data AS data FROM runs r JOIN timeline_events e ON e.run_id = r.id AND e.type = 'run.cancelled'
      WHERE r.id = ? AND r.status = 'cancelled' ORDER BY e.id LIMIT 1`,
     [runId],
   );
   if (!row) return undefined;
-  const data = parseJson(row.data) as { by?: unknown } | null;
-  return typeof data?.by === 'string' ? data.by : 'Someone';
+  const data = parseJson(row.data) as { by?: unknown; parentRunId?: unknown; parentSeq?: unknown } | null;
+  return {
+    by: typeof data?.by === 'string' ? data.by : 'Someone',
+    ...(typeof data?.parentRunId === 'string' ? { parentRunId: data.parentRunId } : {}),
+    ...(typeof data?.parentSeq === 'number' ? { parentSeq: data.parentSeq } : {}),
+  };
 }
 
 /** The status of a run and whether this lease fence still holds it. */

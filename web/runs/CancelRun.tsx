@@ -60,7 +60,8 @@ function useFollowActing(runId: string, nodeIds: readonly string[]) {
   }, [queryClient, runId, nodeIds]);
 }
 
-export function CancelRun({ run }: { run: { id: string; seq: number; status: RunStatus } }) {
+/** `startsChildren`: the run's flow has Run flow steps, whose child runs are cancelled with it. */
+export function CancelRun({ run, startsChildren = false }: { run: { id: string; seq: number; status: RunStatus }; startsChildren?: boolean }) {
   const [open, setOpen] = useState(false);
   const [acting, setActing] = useState<string[]>([]);
   const queryClient = useQueryClient();
@@ -99,7 +100,10 @@ export function CancelRun({ run }: { run: { id: string; seq: number; status: Run
             </>
           }
         >
-          <p className="dialog__intro">{consequence(run.status)} A cancelled run cannot be continued; you can replay it as a new run later.</p>
+          <p className="dialog__intro">
+            {consequence(run.status)}
+            {startsChildren ? ' The child runs it started that have not ended are cancelled too.' : ''} A cancelled run cannot be continued; you can replay it as a new run later.
+          </p>
           {cancel.error && <p role="alert" className="error">{cancel.error.message}</p>}
         </Dialog>
       )}

@@ -162,7 +162,7 @@ interface HeaderProps {
   onRerun(): void;
 }
 
-function RunHeader({ data: { run }, counts, numbers, spans, onRerun }: HeaderProps) {
+function RunHeader({ data: { run, steps }, counts, numbers, spans, onRerun }: HeaderProps) {
   const [replayError, setReplayError] = useState<string | null>(null);
   const flowLink = `/flows/${run.flowId}`;
 
@@ -209,7 +209,7 @@ function RunHeader({ data: { run }, counts, numbers, spans, onRerun }: HeaderPro
           </a>
         )}
         <ReplayButtons run={run} onError={setReplayError} />
-        <CancelRun run={run} />
+        <CancelRun run={run} startsChildren={steps.some((step) => step.type === 'flow.run')} />
         {canRerun(run.status) && (
           <button type="button" className="button-primary" onClick={onRerun} title="Continues this run as a new attempt; you see what each step will do first.">
             Rerun

@@ -17,4 +17,12 @@ describe('cancel sentences', () => {
     expect(say({ by: 'ops', acting: [], notRun: 3 })).toBe('Cancelled — Cancelled by ops; 3 steps did not run.');
     expect(say({ by: 'ops' })).toBe('Cancelled — Cancelled by ops; nothing more will happen in it.');
   });
+
+  it('says a child run was cancelled because the run that started it was', () => {
+    const parent = { parentRunId: 'run_parent', parentSeq: 12 };
+    expect(say({ by: 'admin', ...parent, previousStatus: 'waiting', acting: [], notRun: 2 })).toBe('Cancelled — Cancelled because run #12 that started it was cancelled (by admin). 2 steps did not run.');
+    expect(say({ by: 'admin', ...parent, acting: ['invoice'], notRun: 1 })).toBe('Cancelled — Cancelled because run #12 that started it was cancelled (by admin). “Create invoice” was acting; it finishes and is recorded, and nothing after it starts. 1 step will not run.');
+    expect(say({ by: 'admin', ...parent, acting: ['invoice'], finished: 'succeeded', notRun: 1 })).toBe('Cancelled — Cancelled because run #12 that started it was cancelled (by admin). “Create invoice” was acting; it finished and was recorded. 1 step did not run.');
+    expect(say({ by: 'admin', ...parent, acting: ['invoice'], finished: 'not_sent', notRun: 0 })).toBe('Cancelled — Cancelled because run #12 that started it was cancelled (by admin). “Create invoice” was about to act and was stopped before sending anything. Every step had already run.');
+  });
 });

@@ -80,6 +80,8 @@ function cancelSentence(data: Record<string, unknown>, by: string, labelOf: (nod
   const notRun = number(data.notRun);
   const finished = text(data.finished);
   const steps = (count: number) => `${count} ${count === 1 ? 'step' : 'steps'}`;
+  const parentSeq = number(data.parentSeq);
+  if (parentSeq !== undefined) return { title: 'Cancelled', parts: [childCancelWords(parentSeq, by, acting, notRun, finished)], tone: 'bad', icon: 'stop' };
   if (acting.length === 0) {
     const rest = notRun === undefined ? ' nothing more will happen in it.' : notRun === 0 ? ' every step had already run.' : ` ${steps(notRun)} did not run.`;
     return { title: 'Cancelled', parts: [`Cancelled by ${by};${rest}`], tone: 'bad', icon: 'stop' };
@@ -94,11 +96,28 @@ function cancelSentence(data: Record<string, unknown>, by: string, labelOf: (nod
   if (finished === 'not_sent') {
     return { title: 'Cancelled', parts: [`Cancelled by ${by}; ${names} ${was} about to act and ${acting.length === 1 ? 'was' : 'were'} stopped before sending anything.${rest}`], tone: 'bad', icon: 'stop' };
   }
-  const ending = finished === 'succeeded' ? 'it finished and was recorded.'
+  return { title: 'Cancelled', parts: [`Cancelled by ${by} while ${names} ${was} acting; ${actingEnding(finished)}${rest}`], tone: 'bad', icon: 'stop' };
+}
+
+function actingEnding(finished: string): string {
+  return finished === 'succeeded' ? 'it finished and was recorded.'
     : finished === 'failed' ? 'it did not go through and was recorded as failed.'
     : finished === 'uncertain' ? 'whether it happened is unknown, so a later run with the same key will ask a person first.'
     : 'it ended and was recorded.';
-  return { title: 'Cancelled', parts: [`Cancelled by ${by} while ${names} ${was} acting; ${ending}${rest}`], tone: 'bad', icon: 'stop' };
+}
+
+/** A child run cancelled with the run that started it: why first, then what had happened. */
+function childCancelWords(parentSeq: number, by: string, acting: readonly string[], notRun: number | undefined, finished: string | undefined): string {
+  const why = `Cancelled because run #${parentSeq} that started it was cancelled (by ${by}).`;
+  const steps = (count: number) => `${count} ${count === 1 ? 'step' : 'steps'}`;
+  const names = acting.join(' and ');
+  const was = acting.length === 1 ? 'was' : 'were';
+  const future = finished === undefined && acting.length > 0;
+  const rest = notRun === undefined ? '' : notRun === 0 ? (future ? '' : ' Every step had already run.') : ` ${steps(notRun)} ${future ? 'will not run' : 'did not run'}.`;
+  if (acting.length === 0) return `${why}${rest}`;
+  if (finished === undefined) return `${why} ${names} ${was} acting; it finishes and is recorded, and nothing after it starts.${rest}`;
+  if (finished === 'not_sent') return `${why} ${names} ${was} about to act and ${was} stopped before sending anything.${rest}`;
+  return `${why} ${names} ${was} acting; ${actingEnding(finished)}${rest}`;
 }
 
 export function describeEvent(event: TimelineEntry, context: SentenceContext): Sentence {
