@@ -14,7 +14,8 @@ import { registerHealth } from './http/health.ts';
 import { registerHooks } from './http/hooks.ts';
 import { registerOperationReports } from './http/operation-report.ts';
 import { registerMetrics } from './http/metrics.ts';
-import { httpServerOptions, type HttpLimits } from './http/server-options.ts';
+import { httpServerOptions, serverWithFastPath, type HttpLimits } from './http/server-options.ts';
+import { hookFastPath } from './http/hook-fast-path.ts';
 import { registerStatic } from './http/static.ts';
 import { registerSandbox } from './sandbox/plugin.ts';
 import { createServices, type Services } from './services.ts';
@@ -35,7 +36,10 @@ export interface RunningServer {
 }
 
 async function buildHttp(services: Services, limits: Partial<HttpLimits> = {}): Promise<FastifyInstance> {
-  const app = Fastify(httpServerOptions(limits));
+  // Webhook deliveries are answered before Fastify's router (hook-fast-path.ts).
+  const logFailure = (error: unknown) => services.log.error({ err: error }, 'webhook delivery failed');
+  const fastPath = hookFastPath(services.webhooks, logFailure);
+  const app = Fastify({ ...httpServerOptions(limits), serverFactory: serverWithFastPath(fastPath) });
   const { env } = services;
   const access = createAccess(env.ONCEFLOW_ADMIN_PASSWORD);
   // First, so that every route registered after it is guarded (default deny).
@@ -43,7 +47,7 @@ async function buildHttp(services: Services, limits: Partial<HttpLimits> = {}): 
   await app.register(async (publicScope) => {
     openRoutes(publicScope, 'public');
     registerHealth(publicScope, services);
-    await registerHooks(publicScope, services.webhooks);
+    await registerHooks(publicScope, services.webhooks, logFailure);
   });
   await app.register(async (metricsScope) => {
     openRoutes(metricsScope, 'metrics');

@@ -125,6 +125,27 @@ for (const kind of testDatabases()) {
       expect(form.status).toBe(202);
     });
 
+    it('answers a delivery the same whichever way its address is spelled', async () => {
+      // The usual spelling is answered ahead of Fastify's router (hook-fast-path.ts); other
+      // spellings of the same route reach hooks.ts through it. One event, one run.
+      const { id: flowId } = await server.services.flows.import(webhookEffectFlow(receiver.url));
+      const url = await hookUrl(server, flowId);
+      const hookId = url.split('/').at(-1)!;
+      const encoded = `${server.url}/%68ooks/${hookId}`;
+      const first = await postJson(encoded, { id: 'evt_spelled', amount: 1 });
+      expect(first.status).toBe(202);
+      const again = await postJson(`${url}?source=retry`, { id: 'evt_spelled', amount: 1 });
+      expect(again.status).toBe(200);
+      expect(again.body).toEqual({ duplicate: true, runId: first.body.runId });
+      const tooBig = await postRaw(encoded, 'x'.repeat(1024 * 1024 + 1));
+      expect(tooBig.status).toBe(413);
+      expect(String(tooBig.body.error)).toContain('larger than 1 MiB');
+      expect((await postRaw(encoded, 'id=1', { 'content-type': 'text/plain' })).status).toBe(415);
+      expect((await postRaw(url, 'id=1', { 'content-type': 'text/plain' })).status).toBe(415);
+      await waitForRunStatus(server, first.body.runId as string);
+      expect(receiver.effects.get('evt_spelled:effect')).toBe(1);
+    });
+
     it('applies out-of-order payment events against the current state of the invoice', async () => {
       receiver.reset();
       const { id: flowId } = await server.services.flows.import(paymentEventsFlow(receiver.url));
