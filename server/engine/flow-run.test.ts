@@ -172,7 +172,12 @@ for (const kind of testDatabases()) {
       const said = async () => (await engine.services.runs.get(runId)).timeline.filter((event) => event.type === 'step.waiting').map((event) => String(event.data?.message));
       for (let look = 0; look < 200 && !(await said()).some((message) => message.includes('needs review')); look++) await new Promise((resolve) => setTimeout(resolve, 20));
       expect((await said()).at(-1)).toBe(`Child run #${child!.seq} of Unsure child needs review: ${child!.error}. This step waits until it is decided there.`);
-      expect((await engine.waitForRun(runId, ['waiting'])).status).toBe('waiting');
+      // Parked on a child in review, the parent is not woken again until the child changes:
+      // no lease after lease while a person has not decided yet.
+      const parked = await engine.waitForRun(runId, ['waiting']);
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect((await engine.services.runs.get(runId)).run.status).toBe('waiting');
+      expect((await engine.waitForRun(runId, ['waiting'])).leaseFence).toBe(parked.leaseFence);
 
       // A replay waits for the same child. The parent, parked and not acting, is cancelled
       // (its claim stays with the child, which the replay still waits for, so it is not

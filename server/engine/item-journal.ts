@@ -7,6 +7,7 @@
  */
 import type { FlushOptions, StepJournal } from './run-journal.ts';
 import type { CheckpointRow, TimelineEventType } from './types.ts';
+import type { ChildWait } from '../store/child-runs.ts';
 
 /** How an item stopped before its body was through, as the step asked for the run. */
 export interface ItemEnding {
@@ -16,7 +17,7 @@ export interface ItemEnding {
   nodeId: string | null;
   wakeAt?: number | null;
   /** The child runs it waits for (Run flow steps), for the loop's parking of the run. */
-  waitsFor?: readonly string[];
+  waitsFor?: readonly ChildWait[];
 }
 
 export class ItemJournal implements StepJournal {

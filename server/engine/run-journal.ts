@@ -8,7 +8,7 @@
  * flush they simply run again, which is harmless by definition.
  */
 import type { Db } from '../store/db.ts';
-import { holdChildren, wakeWaiters } from '../store/child-runs.ts';
+import { holdChildren, wakeWaiters, type ChildWait } from '../store/child-runs.ts';
 import { settleClaim } from '../store/claims.ts';
 import { recordAfterCancel } from './run-cancel.ts';
 import { endLeasedRun, renewRunLease } from '../store/runs.ts';
@@ -55,10 +55,10 @@ export interface FlushOptions {
   ending?: RunEnding;
   /**
    * The child runs a parking run waits for (Run flow steps): their rows are taken first in
-   * the transaction, before the run's own, and a child that already ended wakes the run at
-   * once instead of at its wake-up time (store/child-runs.ts).
+   * the transaction, before the run's own, and a child that ended since the run looked at
+   * it wakes the run at once instead of at its wake-up time (store/child-runs.ts).
    */
-  waitsFor?: readonly string[];
+  waitsFor?: readonly ChildWait[];
 }
 
 /**

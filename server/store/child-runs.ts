@@ -28,22 +28,32 @@ export async function wakeWaiters(sql: Sql, parentRunId: string, childRunId: str
   await sql.run(`UPDATE runs SET wake_at = ? WHERE status = 'waiting' AND (id = ? OR waits_for_run_id = ?)`, [now, parentRunId, childRunId]);
 }
 
+/** A child run a parking run waits for, and the status it last saw the child in. */
+export interface ChildWait {
+  runId: string;
+  seenStatus: string;
+}
+
 /**
  * Part of a run's parking on its children: takes each child's row, in id order (on
  * PostgreSQL, its lock; a SQLite writer is alone anyway), then notes on the run what it
- * waits for, and says whether a child already ended, in which case the run wakes at once.
+ * waits for, and says whether a child ended since the run looked at it, in which case
+ * the run wakes at once. A child still in the state the run saw (in review, or failed
+ * and about to be tried again) does not wake it: its next end will, through `wakeWaiters`.
  * Children first, the run's own row last: the order a child's end takes them in too.
  */
-export async function holdChildren(sql: Sql, runId: string, childRunIds: readonly string[]): Promise<boolean> {
+export async function holdChildren(sql: Sql, runId: string, children: readonly ChildWait[]): Promise<boolean> {
   const lock = sql.dialect === 'postgresql' ? ' FOR UPDATE' : '';
+  const seen = new Map<string, Set<string>>();
+  for (const child of children) seen.set(child.runId, (seen.get(child.runId) ?? new Set()).add(child.seenStatus));
   let ended = false;
-  for (const childRunId of [...new Set(childRunIds)].sort()) {
+  for (const childRunId of [...seen.keys()].sort()) {
     const row = await sql.get<{ status: string }>(`SELECT status FROM runs WHERE id = ?${lock}`, [childRunId]);
-    if (row !== undefined && (CHILD_END_STATUSES as readonly string[]).includes(row.status)) ended = true;
+    if (row !== undefined && (CHILD_END_STATUSES as readonly string[]).includes(row.status) && !seen.get(childRunId)!.has(row.status)) ended = true;
   }
   // One column: a run waiting for several children (items of a For each) started them
   // itself, and is woken as their parent.
-  await sql.run(`UPDATE runs SET waits_for_run_id = ? WHERE id = ?`, [childRunIds[0] ?? null, runId]);
+  await sql.run(`UPDATE runs SET waits_for_run_id = ? WHERE id = ?`, [children[0]?.runId ?? null, runId]);
   return ended;
 }
 

@@ -169,7 +169,7 @@ async function parkOn(step: StepExecution, ref: ClaimReference, child: RunRow, b
     ending: { status: 'waiting', wakeAt: deps.clock.now() + CHILD_WAIT_BACKSTOP_MS },
     // The child's row is taken first: a child that ended meanwhile wakes this run at once,
     // and one that ends later finds this run parked and waiting for it.
-    waitsFor: [child.id],
+    waitsFor: [{ runId: child.id, seenStatus: child.status }],
   });
   return { kind: 'ended' };
 }
