@@ -159,6 +159,31 @@ for (const kind of testDatabases()) {
       expect(note?.data).toEqual({ scope, key: '5120:effect' });
       expect((await readClaim(db, scope, '5120:effect'))?.ownerRunId).toBe(again.id);
     });
+    it('never forgets an uncertain key: past its time to live a replay still stops for review, and the receiver is called once', async () => {
+      const { db } = engine().services;
+      // No key sent to the receiver, which acts and then answers 503: it may or may not have happened.
+      const flowId = await engine().publish(keptEffectFlow(receiver().url, '30d'));
+      const keptHook = (await engine().services.flows.get(flowId)).triggers[0]!.hookId;
+      receiver().behave = () => ({ kind: 'status', status: 503, act: true });
+      const first = await engine().waitForRun(await deliver(engine(), keptHook, { id: '6001' }), ['succeeded', 'failed', 'needs_review']);
+      receiver().behave = () => ({ kind: 'ok' });
+      expect(first.status).toBe('needs_review');
+      const scope = `${first.flowId}:effect`;
+      expect((await readClaim(db, scope, '6001:receipt'))?.status).toBe('uncertain');
+      await db.run(`UPDATE claims SET expires_at = ? WHERE scope = ? AND key = ?`, [Date.now() - 60_000, scope, '6001:receipt']);
+
+      await createSweeper({ db, clock: ahead(31), log: silent }).sweep();
+      expect((await readClaim(db, scope, '6001:receipt'))?.status).toBe('uncertain');
+      expect(await readExpiredKey(db, scope, '6001:receipt')).toBeUndefined();
+      const step = (await engine().services.runs.replayPreview(first.id)).steps.find((candidate) => candidate.nodeId === 'effect')!;
+      expect(step.action).not.toBe('act');
+      expect(step.expired).toBeUndefined();
+
+      const again = await engine().waitForRun((await engine().services.runs.replay(first.id)).runId, ['succeeded', 'failed', 'needs_review']);
+      expect(again.status).toBe('needs_review');
+      expect(await engine().eventTypes(again.id)).not.toContain('step.key_expired');
+      expect(receiver().effects.get('6001')).toBe(1);
+    });
   });
 
   describe(`expired keys in a rerun on another version, on ${kind.name}`, () => {

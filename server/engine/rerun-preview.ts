@@ -125,7 +125,8 @@ const refText = (scope: string, key: string) => `${scope}\n${key}`;
 const CHUNK = 1000;
 
 /** A claim past its time to live is won afresh by the next claimant, as if absent. */
-const liveClaim = (claim: ClaimRow | undefined, now: number) => (claim && (claim.expiresAt >= now || claim.status === 'in_progress') ? claim : undefined);
+// A claim in progress or uncertain never ages out (store/expired-keys.ts).
+const liveClaim = (claim: ClaimRow | undefined, now: number) => (claim && (claim.expiresAt >= now || claim.status === 'in_progress' || claim.status === 'uncertain') ? claim : undefined);
 
 /**
  * The previews of many runs with a fixed number of statements per 1,000 runs: each run is

@@ -22,7 +22,9 @@ export interface ClaimAttempt {
 
 /**
  * Inserts the claim; returns its fence when this call won, undefined when someone else
- * holds the key. A claim past its keep time counts as absent and is won afresh.
+ * holds the key. A claim past its keep time whose outcome is known (succeeded, failed)
+ * counts as absent and is won afresh; one in progress or uncertain never ages out: the
+ * caller reads it and follows its holder, takes over a lapsed lease, or asks a person.
  */
 export async function tryClaim(sql: Sql, claim: ClaimAttempt): Promise<number | undefined> {
   return (await tryClaimNotingExpiry(sql, claim))?.fence;
@@ -48,7 +50,7 @@ export async function tryClaimNotingExpiry(sql: Sql, claim: ClaimAttempt): Promi
        owner_run_id = excluded.owner_run_id, owner_node_id = excluded.owner_node_id, fence = claims.fence + 1,
        lease_until = excluded.lease_until, output = NULL, error = NULL, expires_at = excluded.expires_at,
        created_at = excluded.created_at, updated_at = excluded.updated_at
-     WHERE claims.expires_at < ?
+     WHERE claims.expires_at < ? AND claims.status IN ('succeeded', 'failed')
      RETURNING fence, (SELECT expired_at FROM expired_keys WHERE expired_keys.scope = claims.scope AND expired_keys.key = claims.key) AS swept_expiry`,
     [claim.scope, claim.key, claim.fingerprint, toJson(claim.request), claim.runId, claim.nodeId, claim.leaseUntil, claim.expiresAt, claim.now, claim.now, claim.now],
   );

@@ -11,23 +11,25 @@ import type { ClaimRef } from './types.ts';
 export type { ExpiredKeyRow } from './rows.ts';
 
 /**
- * The oldest expired claims, at most `limit`. A claim in progress is never forgotten: its
- * holder may still be acting. Only work that was done (or may have been: uncertain) leaves
- * a record; a refused try did nothing worth remembering.
+ * The oldest expired claims, at most `limit`. Only a claim whose outcome is known ages out
+ * (`AGES_OUT`): one in progress has a holder that may still be acting, and an uncertain one
+ * waits for a person, since only their "do it" may let its key act again (DESIGN §5.6).
+ * Only work that was done leaves a record; a refused try did nothing worth remembering.
  */
-const PICK_EXPIRED = `SELECT scope, key FROM claims WHERE expires_at < ? AND status <> 'in_progress' ORDER BY expires_at LIMIT ?`;
+const AGES_OUT = `status IN ('succeeded', 'failed')`;
+const PICK_EXPIRED = `SELECT scope, key FROM claims WHERE expires_at < ? AND ${AGES_OUT} ORDER BY expires_at LIMIT ?`;
 
 const RECORD_EXPIRED = perDialect((dialect) =>
   `INSERT INTO expired_keys (${EXPIRED_KEY_COLUMNS})
      SELECT scope, key, updated_at, owner_run_id, owner_node_id, expires_at FROM claims
      WHERE (scope, key) IN (SELECT scope, key FROM ${batchRows(dialect, [['scope', 'text'], ['key', 'text']])})
-       AND expires_at < ? AND status IN ('succeeded', 'uncertain')
+       AND expires_at < ? AND status = 'succeeded'
    ON CONFLICT (scope, key) DO UPDATE SET done_at = excluded.done_at, run_id = excluded.run_id, step = excluded.step, expired_at = excluded.expired_at`);
 
 const FORGET_EXPIRED = perDialect((dialect) =>
   `DELETE FROM claims
      WHERE (scope, key) IN (SELECT scope, key FROM ${batchRows(dialect, [['scope', 'text'], ['key', 'text']])})
-       AND expires_at < ? AND status <> 'in_progress'`);
+       AND expires_at < ? AND ${AGES_OUT}`);
 
 /**
  * Forgets up to `limit` claims past their time to live, keeping a record of each; returns
@@ -46,10 +48,10 @@ const FIND_EXPIRED = perDialect((dialect) => {
   const refs = `(SELECT scope, key FROM ${batchRows(dialect, [['scope', 'text'], ['key', 'text']])})`;
   return `SELECT ${EXPIRED_KEY_COLUMNS} FROM expired_keys
      WHERE (scope, key) IN ${refs}
-       AND NOT EXISTS (SELECT 1 FROM claims WHERE claims.scope = expired_keys.scope AND claims.key = expired_keys.key AND claims.expires_at >= ?)
+       AND NOT EXISTS (SELECT 1 FROM claims WHERE claims.scope = expired_keys.scope AND claims.key = expired_keys.key AND (claims.expires_at >= ? OR NOT claims.${AGES_OUT}))
    UNION ALL
    SELECT scope, key, updated_at AS done_at, owner_run_id AS run_id, owner_node_id AS step, expires_at AS expired_at FROM claims
-     WHERE (scope, key) IN ${refs} AND expires_at < ? AND status IN ('succeeded', 'uncertain')`;
+     WHERE (scope, key) IN ${refs} AND expires_at < ? AND status = 'succeeded'`;
 });
 
 /**

@@ -81,7 +81,8 @@ export async function runFlowStep(step: StepExecution, previous: CheckpointRow |
 
   for (;;) {
     const claim = await readClaim(deps.db, ref.scope, ref.key);
-    if (!claim || claim.expiresAt < deps.clock.now() || claim.status === 'failed') {
+    // A known outcome past its time to live starts afresh; a child still going, or an uncertain start, never ages out.
+    if (!claim || claim.status === 'failed' || (claim.status === 'succeeded' && claim.expiresAt < deps.clock.now())) {
       const started = await startChild(step, plan, ref, claim, hash, request);
       if (typeof started === 'string') return failRun(journal, node.id, started);
       if (started === undefined) continue; // another run claimed the key first: follow its child
