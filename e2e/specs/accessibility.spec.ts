@@ -4,26 +4,18 @@
  * a recovery report, secrets, the default alerts, the editor's Alerts tab and the login page, at desktop and phone width. Serious and critical findings fail the test,
  * each listed with the element it is about so the failure says what to fix.
  */
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { startServerProcess, type ServerProcess } from '../../server/testing/server-process.ts';
 import { seedFlow, sendWebhook, trpcCall, waitForRun } from '../fixtures/api.ts';
 import { ORDER_SAMPLE, orderFlowDocument } from '../fixtures/flows.ts';
 import { loopFlow } from '../../server/testing/loop-flows.ts';
 import { expect, test } from '../fixtures/index.ts';
+import { seriousFindings } from '../fixtures/a11y.ts';
 
 const SIZES = [
   { name: 'desktop', width: 1280, height: 800 },
   { name: 'phone', width: 390, height: 844 },
 ];
-
-/** The serious and critical findings on the page as it is now, one line each. */
-async function seriousFindings(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .flatMap((violation) => violation.nodes.map((node) => `${violation.id} (${violation.impact}): ${node.target.join(' ')} — ${violation.help}: ${node.failureSummary?.replace(/\s+/g, ' ')} in ${node.html.slice(0, 160)}`));
-}
 
 /** A published order flow with one run that failed (its receiver does not exist): a run page with something to say. */
 async function seed(page: Page): Promise<{ flowId: string; loopFlowId: string; runId: string; proofId: string; operationId: string }> {

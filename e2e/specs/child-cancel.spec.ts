@@ -6,12 +6,11 @@
  *   parent: start ──► call (Run flow → child) ──► after
  *   child:  start ──► invoice (POST to a slow receiver on loopback) ──► after
  */
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import { childFlow, parentFlow } from '../../server/testing/flow-run-flows.ts';
 import { startReceiver, type Receiver } from '../../server/testing/receiver.ts';
 import { seedFlow, trpcCall, waitForRun } from '../fixtures/api.ts';
 import { expect, test } from '../fixtures/index.ts';
+import { seriousFindings } from '../fixtures/a11y.ts';
 
 let receiver: Receiver;
 
@@ -23,13 +22,6 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await receiver?.close();
 });
-
-async function seriousFindings(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${node.target.join(' ')}`));
-}
 
 for (const size of [{ name: 'desktop', width: 1280, height: 800 }, { name: 'phone', width: 390, height: 844 }]) {
   test.describe(`cancelling a parent run at ${size.name} width`, () => {

@@ -3,20 +3,13 @@
  * preview, and Try this step shows the request the step would send for it — the key in
  * its header, a secret masked — without a run. At desktop and phone width, with axe.
  */
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { seedFlow, trpcCall } from '../fixtures/api.ts';
 import { orderFlowDocument, ORDER_SAMPLE } from '../fixtures/flows.ts';
 import { expect, test } from '../fixtures/index.ts';
+import { seriousFindings } from '../fixtures/a11y.ts';
 
 const SECRET_VALUE = 'sk_test_samples_9d41c7e2b5';
-
-async function seriousFindings(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${node.target.join(' ')} — ${violation.help}`));
-}
 
 /** The order flow with a secret in a header and the key passed to the receiver; cleaned up after the test. */
 async function seedKeyedFlow(page: Page, name: string, samples?: unknown) {

@@ -10,23 +10,15 @@
  *                                                   └ request (POST …/stock/{{ item.sku }})
  *                                                   └ transform (dropped in)
  */
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import { seedFlow, trpcCall, waitForRun } from '../fixtures/api.ts';
 import { boxOf } from '../fixtures/geometry.ts';
 import { expect, test } from '../fixtures/index.ts';
+import { seriousFindings } from '../fixtures/a11y.ts';
 
 const SAMPLE = { order: 'o-77', lines: [{ sku: 'A-1', qty: 2 }, { sku: 'B-2', qty: 1 }, { sku: 'C-3', qty: 5 }] };
 
 interface Draft {
   draft: { nodes: Array<{ id: string; type: string; parentId?: string; position: { x: number; y: number }; data: Record<string, unknown> }>; edges: Array<{ source: string; target: string }> };
-}
-
-async function seriousFindings(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${node.target.join(' ')}`));
 }
 
 test('a loop built from the palette runs its steps once per item', async ({ editor, runPage, page, request }) => {

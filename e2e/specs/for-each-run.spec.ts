@@ -6,11 +6,11 @@
  *   start (manual) ──► loop (for.each, continue with the rest) ──► after
  *                       └ send (http.request to a receiver on loopback)
  */
-import AxeBuilder from '@axe-core/playwright';
 import { startReceiver, type Receiver } from '../../server/testing/receiver.ts';
 import { loopFlow, loopInput } from '../../server/testing/loop-flows.ts';
 import { seedFlow, trpcCall, waitForRun } from '../fixtures/api.ts';
 import { expect, test } from '../fixtures/index.ts';
+import { seriousFindings } from '../fixtures/a11y.ts';
 
 let receiver: Receiver;
 
@@ -56,9 +56,7 @@ for (const size of [{ name: 'desktop', width: 1280, height: 800 }, { name: 'phon
 
       const widths = await page.evaluate(() => ({ scroll: document.scrollingElement!.scrollWidth, client: document.scrollingElement!.clientWidth }));
       expect(widths.scroll).toBeLessThanOrEqual(widths.client);
-      const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-      const serious = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-      expect(serious.flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${node.target.join(' ')}`))).toEqual([]);
+      expect(await seriousFindings(page)).toEqual([]);
     });
   });
 }

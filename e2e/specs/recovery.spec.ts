@@ -7,10 +7,9 @@
  *
  *   start (manual) ──▶ invoice (payments) ──▶ contact (CRM) ──▶ message (chat)
  */
-import AxeBuilder from '@axe-core/playwright';
 import { readFileSync } from 'node:fs';
-import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures/index.ts';
+import { seriousFindings } from '../fixtures/a11y.ts';
 import { resetSandbox, sandboxEffects, seedFlow, trpcCall, waitForRun } from '../fixtures/api.ts';
 
 function effect(id: string, label: string, url: string, x: number) {
@@ -31,12 +30,6 @@ function orderFlow(name: string, base: string, contactPath: string) {
     ],
     edges: [{ id: 'e1', source: 'start', target: 'invoice' }, { id: 'e2', source: 'invoice', target: 'contact' }, { id: 'e3', source: 'contact', target: 'message' }],
   };
-}
-
-async function seriousFindings(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-  return results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${node.target.join(' ')} — ${violation.help}`));
 }
 
 /** A flow whose three runs failed on v1, with v2 (the fix) published. */

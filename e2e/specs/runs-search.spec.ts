@@ -6,22 +6,15 @@
  *
  *   shop (webhook) ──▶ invoice (payments, key {{ order.id }}:invoice) ──▶ receipt (email)
  */
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { configureSandbox, resetSandbox, seedTemplate, sendWebhook, waitForRun } from '../fixtures/api.ts';
 import { expect, test } from '../fixtures/index.ts';
+import { seriousFindings } from '../fixtures/a11y.ts';
 
 const TEMPLATE = 'order-paid-invoice-receipt';
 
 function order(eventId: string, orderId: string) {
   return { id: eventId, type: 'order.paid', order: { id: orderId, total: 120, currency: 'EUR', customer: { email: 'ada@example.com', name: 'Ada' } } };
-}
-
-async function seriousFindings(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${node.target.join(' ')} — ${violation.help}`));
 }
 
 async function expectNoSidewaysScroll(page: Page) {
