@@ -123,6 +123,7 @@ export function createServer(options: ServerOptions) {
         await services.sandbox.start().catch((error: unknown) => console.warn(`Sandbox email receiver not started: ${(error as Error).message}`));
       }
       if (options.worker !== false) services.startWorker();
+      else services.takeUpRecoveries();
       const address = app.server.address();
       const port = typeof address === 'object' && address ? address.port : env.PORT;
       const host = env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST;

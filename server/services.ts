@@ -77,6 +77,11 @@ export interface Services {
   plans: PlanCache;
   /** This process's /metrics registry; alerts call metrics.countAlertSent(kind). */
   metrics: Metrics;
+  /**
+   * Carries on with recoveries left running (a process that stopped or died mid-way) and
+   * keeps looking for them; every server and worker process calls it once it serves.
+   */
+  takeUpRecoveries(): void;
   /** Creates and starts a worker sharing this process's database, with the scheduler and sweeper beside it. */
   startWorker(options?: { concurrency?: number }): Worker;
   /** Creates (does not start) a bare worker: tests and benchmarks drive it themselves. */
@@ -85,6 +90,9 @@ export interface Services {
   nudge(): void;
   close(): Promise<void>;
 }
+
+/** How often a process looks for recoveries nobody is driving (one started by a process that died). */
+const RECOVERY_LOOK_MS = 30_000;
 
 export async function createServices(env: Env, givenLog?: Logger): Promise<Services> {
   if (env.databaseUrl.startsWith('file:')) mkdirSync(env.dataDir, { recursive: true });
@@ -191,6 +199,11 @@ export async function createServices(env: Env, givenLog?: Logger): Promise<Servi
     webhooks: webhookIntake({ db, clock, triggers: triggerDirectory(db, plans, clock.now), secrets: loadSecrets, onQueued: nudge, metrics: metrics.engine }),
     autoReruns,
     createWorker: makeWorker,
+    takeUpRecoveries() {
+      // An operation a stopped server left running carries on from its first pending run.
+      operations.resumeAll().catch((error: unknown) => log.error({ err: error }, 'the recoveries left running could not be resumed'));
+      operations.watch(RECOVERY_LOOK_MS);
+    },
     startWorker(options) {
       const worker = makeWorker(options);
       worker.start();
@@ -201,8 +214,7 @@ export async function createServices(env: Env, givenLog?: Logger): Promise<Servi
       sweeper.start();
       autoReruns.start();
       alerts.start();
-      // An operation a stopped server left running carries on from its first pending run.
-      operations.resumeAll().catch((error: unknown) => log.error({ err: error }, 'the recoveries left running could not be resumed'));
+      services.takeUpRecoveries();
       stoppers.push(scheduler.stop, sweeper.stop, autoReruns.stop, alerts.stop);
       return worker;
     },

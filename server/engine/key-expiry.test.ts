@@ -17,6 +17,7 @@ import { testDatabases } from '../testing/databases.ts';
 import type { EngineHarness } from '../testing/engine-harness.ts';
 import { useEngine, useReceiver } from '../testing/suite-fixtures.ts';
 import { webhookEffectFlow } from '../testing/webhook-flows.ts';
+import { childFlow, parentFlow } from '../testing/flow-run-flows.ts';
 import { dayWords, expiredKeysAmong } from './key-expiry.ts';
 import { createSweeper } from './sweeper.ts';
 
@@ -283,6 +284,31 @@ for (const kind of testDatabases()) {
 
       const status = await engine().services.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM runs`);
       expect(Number(status?.n)).toBe(4);
+    });
+
+    it('keeps a child run as long as the run that started it, then deletes it after its parent', async () => {
+      const { db } = engine().services;
+      receiver().behave = () => ({ kind: 'ok' });
+      const childId = await engine().publish(childFlow(receiver().url, 'Kept child'));
+      const parentId = await engine().publish(parentFlow(childId, { name: 'Kept parent' }));
+      const parent = await engine().runAndWait(parentId, { order: { id: 'P-1', total: 1 } });
+      expect(parent.status).toBe('succeeded');
+      const child = (await db.get<{ id: string }>(`SELECT id FROM runs WHERE parent_run_id = ?`, [parent.id]))!;
+      // The child ended long ago; the parent finished only recently (well inside the retention).
+      await db.run(`UPDATE runs SET created_at = created_at - ?, finished_at = finished_at - ? WHERE id = ?`, [300 * DAY, 300 * DAY, child.id]);
+      await db.run(`UPDATE runs SET created_at = created_at - ? WHERE id = ?`, [300 * DAY, parent.id]);
+      const retention = { db, clock: ahead(0), log: silent, retentionMs: 180 * DAY, batch: 10 };
+      expect((await createSweeper(retention).sweep()).runs).toBe(0);
+      expect(await getRun(db, child.id)).toBeDefined();
+      expect(await count(engine(), 'timeline_events', [child.id])).toBeGreaterThan(0);
+
+      // Once the parent is old enough to go, the child goes after it.
+      await db.run(`UPDATE runs SET finished_at = finished_at - ? WHERE id = ?`, [300 * DAY, parent.id]);
+      await createSweeper(retention).sweep();
+      await createSweeper(retention).sweep();
+      expect(await getRun(db, parent.id)).toBeUndefined();
+      expect(await getRun(db, child.id)).toBeUndefined();
+      expect(await count(engine(), 'timeline_events', [child.id])).toBe(0);
     });
   });
 }

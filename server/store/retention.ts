@@ -12,6 +12,14 @@ import { parseJson } from './rows.ts';
 const ENDED = `('succeeded', 'failed', 'cancelled')`;
 
 /**
+ * A run started by another run's Run flow step goes with the run that started it: while
+ * that run is kept (it may have ended later, or still be waiting), so is its child, and
+ * the link between them never points at nothing. Once the parent is gone, a later batch
+ * takes the child.
+ */
+const PARENT_GONE = `(parent_run_id IS NULL OR NOT EXISTS (SELECT 1 FROM runs AS parent WHERE parent.id = runs.parent_run_id))`;
+
+/**
  * Deletes up to `limit` ended runs created and finished before `before`, oldest first, with
  * their timeline events and checkpoints. Call inside one transaction. The runs are deleted
  * first under the same conditions, so a run rerun meanwhile (no longer ended) is kept with
@@ -20,7 +28,7 @@ const ENDED = `('succeeded', 'failed', 'cancelled')`;
 export async function deleteOldRuns(sql: Sql, before: number, limit: number): Promise<number> {
   const deleted = await sql.all<{ id: string; seq: number; input: string; trigger_kind: string }>(
     `DELETE FROM runs WHERE id IN (
-       SELECT id FROM runs WHERE created_at < ? AND status IN ${ENDED} AND (finished_at IS NULL OR finished_at < ?) ORDER BY created_at LIMIT ?
+       SELECT id FROM runs WHERE created_at < ? AND status IN ${ENDED} AND (finished_at IS NULL OR finished_at < ?) AND ${PARENT_GONE} ORDER BY created_at LIMIT ?
      ) AND status IN ${ENDED} RETURNING id, seq, input, trigger_kind`,
     [before, before, limit],
   );

@@ -6,8 +6,8 @@
  * - its one summed preview equals the per-run previews added up;
  * - cancelled halfway, the runs of the batches already committed run, none after them,
  *   and nothing is sent twice;
- * - a second recovery of what is left, stopped with its server mid-way and resumed by a
- *   fresh runner, queues every remaining run exactly once;
+ * - a second recovery of what is left, stopped with its server mid-way and taken up by
+ *   another runner's periodic look, queues every remaining run exactly once;
  * - each report's figures match the receiver's ledger exactly;
  * - a key whose claim was swept is counted and named as expired;
  * - a step left uncertain by the recovery shows in the report with who resolved it;
@@ -152,7 +152,7 @@ for (const kind of testDatabases()) {
       expect(timeline.find((event) => event.type === 'run.rerun')?.data).toMatchObject({ operation: 'Shipping outage', by: 'ops@example.com', version: 2 });
     }, 60_000);
 
-    it('a recovery whose server stopped mid-way resumes from where it stopped, each run queued once', async () => {
+    it('a recovery whose server stopped mid-way is taken up by another process from where it stopped, each run queued once', async () => {
       const first = recoveries(10, 50);
       receiver.reset();
       const started = await first.service.start({ ...request, flowId, name: 'The rest' });
@@ -164,8 +164,9 @@ for (const kind of testDatabases()) {
       expect(stopped.status).toBe('running');
       expect(stopped.done).toBeLessThan(left);
 
+      // Nobody drives it now. Another process's periodic look (no resumeAll at start) takes it up.
       const second = recoveries(50, 1);
-      await second.runner.resumeAll();
+      second.runner.watch(50);
       await until('the operation finished', async () => (await second.service.get(started.id)).status === 'finished');
       const rows = await operationRunsPage(engine.services.db, started.id, -1, 1000);
       expect(rows.every((row) => row.state === 'queued')).toBe(true);

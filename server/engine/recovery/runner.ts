@@ -3,7 +3,11 @@
  * event loop (other requests stay fast) and reads the operation's status afresh (a Cancel
  * takes effect at the next batch; the batch in hand commits whole or not at all). Where it
  * got to lives only in operation_runs, so a server that starts and finds an operation
- * still "running" carries on from its first pending run: nothing is queued twice.
+ * still "running" carries on from its first pending run: nothing is queued twice. Every
+ * process, with a worker or without, takes up operations left running when it starts and
+ * looks again now and then, so one started by a process that died is carried on by the
+ * others; on PostgreSQL two processes driving one operation split its batches (each
+ * batch claims its rows), on SQLite there is one process.
  */
 import type { Logger } from 'pino';
 import { finishOperation, getOperation, pendingOperationRuns, runningOperationIds } from '../../store/operations.ts';
@@ -23,6 +27,13 @@ export interface OperationRunner {
   launch(id: string): void;
   /** Carries on with every operation left running, e.g. by a server that stopped. */
   resumeAll(): Promise<void>;
+  /**
+   * Looks again for operations left running every `everyMs` (the first look after one
+   * interval; call resumeAll for one at once). A process that started an operation and
+   * died leaves it "running" with nobody driving it; the processes still alive take it
+   * up. Idempotent: a second call changes nothing.
+   */
+  watch(everyMs: number): void;
   /** Resolves when the operation's loop in this process has ended. */
   settled(id: string): Promise<void>;
   stop(): Promise<void>;
@@ -33,6 +44,7 @@ export function createOperationRunner(deps: BatchDeps & { log: Logger; onQueued(
   const pauseMs = options.pauseMs ?? 1;
   const loops = new Map<string, Promise<void>>();
   let stopping = false;
+  let watcher: ReturnType<typeof setInterval> | undefined;
 
   async function drive(id: string): Promise<void> {
     const operation = await getOperation(deps.db, id);
@@ -69,11 +81,19 @@ export function createOperationRunner(deps: BatchDeps & { log: Logger; onQueued(
     async resumeAll() {
       for (const id of await runningOperationIds(deps.db)) this.launch(id);
     },
+    watch(everyMs) {
+      if (watcher || stopping) return;
+      watcher = setInterval(() => {
+        this.resumeAll().catch((error: unknown) => deps.log.error({ err: error }, 'could not look for recoveries left running'));
+      }, everyMs);
+      watcher.unref();
+    },
     async settled(id) {
       await loops.get(id);
     },
     async stop() {
       stopping = true;
+      clearInterval(watcher);
       await Promise.allSettled([...loops.values()]);
     },
   };
