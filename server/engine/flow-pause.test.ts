@@ -1,7 +1,8 @@
 /**
  * Pausing a flow on each database, over real HTTP with a real receiver: deliveries while
  * paused are acknowledged, deduplicated and held, never executed; Resume runs them once
- * each in arrival order; a run already running holds after its current step.
+ * each in arrival order; a run already running holds after its current step, and one
+ * whose delay ends during the pause holds before its next step.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../app.ts';
@@ -30,6 +31,24 @@ function twoStepFlow(receiverUrl: string) {
       } },
     ],
     edges: [{ id: 'e1', source: 'hook', target: 'first' }, { id: 'e2', source: 'first', target: 'second' }],
+  };
+}
+
+/** A webhook, a one-second delay, then a side effect. */
+function delayedFlow(receiverUrl: string) {
+  return {
+    format: 'onceflow/v1',
+    name: 'Delayed',
+    sampleInput: { id: 'evt_1' },
+    nodes: [
+      { id: 'hook', type: 'trigger.webhook', position: { x: 0, y: 0 }, data: { eventId: '{{ trigger.body.id }}' } },
+      { id: 'wait', type: 'delay', position: { x: 200, y: 0 }, data: { for: '1s' } },
+      { id: 'after', type: 'http.request', position: { x: 400, y: 0 }, data: {
+        sideEffect: true, key: '{{ trigger.body.id }}:after',
+        request: { method: 'POST', url: `${receiverUrl}/after`, body: '{"ref": "after:{{ trigger.body.id }}"}' },
+      } },
+    ],
+    edges: [{ id: 'e1', source: 'hook', target: 'wait' }, { id: 'e2', source: 'wait', target: 'after' }],
   };
 }
 
@@ -122,6 +141,26 @@ for (const kind of testDatabases()) {
       await waitForRunStatus(server, runId, ['succeeded']);
       expect(receiver.effects.get('first:evt_running')).toBe(1);
       expect(receiver.effects.get('second:evt_running')).toBe(1);
+    }, 30_000);
+
+    it('a run whose delay ends while its flow is paused holds before its next step; Resume runs the step once', async () => {
+      receiver.reset();
+      receiver.behave = () => ({ kind: 'ok' });
+      const { id: flowId } = await server.services.flows.import(delayedFlow(receiver.url));
+      const url = await hookUrl(server, flowId);
+      const { body } = await postJson(url, { id: 'evt_delayed' });
+      const runId = body.runId as string;
+      await waitForRunStatus(server, runId, ['waiting']);
+      await server.services.pause.pause(flowId, 'dan');
+      // The delay ends during the pause: the run is leased, sees the pause and holds.
+      await waitForRunStatus(server, runId, ['held']);
+      expect(receiver.effects.get('after:evt_delayed')).toBeUndefined();
+      const { timeline } = await server.services.runs.get(runId);
+      expect(timeline.filter((event) => event.type === 'run.held').map((event) => event.data)).toEqual([{ by: 'dan', reason: 'paused' }]);
+
+      await server.services.pause.resume(flowId, 'dan');
+      await waitForRunStatus(server, runId, ['succeeded']);
+      expect(receiver.effects.get('after:evt_delayed')).toBe(1);
     }, 30_000);
 
     it('Resume can drop the schedule fires missed while paused; webhook runs still run', async () => {

@@ -72,10 +72,11 @@ export type FlowPauseService = ReturnType<typeof flowPauseService>;
 /**
  * The worker's check between steps: when the run's flow is paused, the run holds (what it
  * did so far is flushed with it, under its lease fence) and the caller stops walking.
- * One primary-key read, only before a step is actually executed.
+ * One primary-key read, only before a step is actually executed; none when the caller
+ * already knows the pause (`known`: the lease read it in its own statement).
  */
-export async function holdIfPaused(db: Db, journal: RunJournal): Promise<boolean> {
-  const pause = await readFlowPause(db, journal.run.flowId);
+export async function holdIfPaused(db: Db, journal: RunJournal, known?: FlowPause | null): Promise<boolean> {
+  const pause = known !== undefined ? known : await readFlowPause(db, journal.run.flowId);
   if (!pause) return false;
   journal.event('run.held', null, { by: pause.pausedBy, reason: 'paused' });
   await journal.flush({ ending: { status: 'held' } });

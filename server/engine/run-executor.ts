@@ -12,6 +12,7 @@ import type { FlowPlan } from './flow-plan.ts';
 import { decideOutcome, retryPolicy } from './outcomes.ts';
 import { runSideEffectStep } from './protocol.ts';
 import { holdIfPaused } from './flow-pause.ts';
+import type { FlowPause } from '../store/pause.ts';
 import { retryLaterDelays } from '../../core/retry-later.ts';
 import { failRun, type RunEnded } from './run-endings.ts';
 import { ClaimFencedError, LeaseLostError, RunCancelledError, RunJournal, type StepJournal } from './run-journal.ts';
@@ -31,6 +32,8 @@ export interface RunInputs {
   plan: FlowPlan;
   secrets: Record<string, string>;
   signal: AbortSignal;
+  /** The flow's pause as the lease read it (null: not paused); absent, it is read before the first step. */
+  pauseAtLease?: FlowPause | null;
 }
 
 interface TriggerInput {
@@ -81,7 +84,7 @@ function exitTaken(step: PlannedStep, output: unknown): string | null {
   return kind?.branchOf?.(output) ?? null;
 }
 
-async function walk(deps: EngineDeps, { run, plan, secrets, signal }: RunInputs, journal: RunJournal): Promise<void> {
+async function walk(deps: EngineDeps, { run, plan, secrets, signal, pauseAtLease }: RunInputs, journal: RunJournal): Promise<void> {
   // A run leased for the first time in its first attempt has recorded nothing yet (every
   // way a checkpoint is written — a step, a review, a rerun's move — comes after a lease),
   // so its checkpoints are not read: one statement fewer for each new run.
@@ -98,7 +101,7 @@ async function walk(deps: EngineDeps, { run, plan, secrets, signal }: RunInputs,
   const secretValues = collectSecretValues(context);
   // A paused flow's run holds before it starts (it may have been queued just before the
   // pause, or woken from a delay) and between steps; Resume queues it again.
-  if (await holdIfPaused(deps.db, journal)) return;
+  if (await holdIfPaused(deps.db, journal, pauseAtLease)) return;
   journal.event('run.started', null, { attempt: run.attempt, resumed: run.leaseFence > 1, worker: run.leaseOwner, fence: run.leaseFence });
   const top: StepWalk = { deps, run, plan, journal, checkpoints, context, render: createRenderer(context, deps.clock), signal, secretValues };
   const walked = await walkSteps(top, plan.order, { checkPause: true });

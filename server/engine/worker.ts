@@ -11,7 +11,8 @@
 import { hostname } from 'node:os';
 import { newId } from '../ids.ts';
 import { extendClaimLease } from '../store/claims.ts';
-import { heartbeatRuns, leaseRunsNotingTakeOvers, releaseRunLease, type LeaseRequest } from '../store/runs.ts';
+import { heartbeatRuns, leaseRunsNotingTakeOvers, releaseRunLease, type LeasedRun, type LeaseRequest } from '../store/runs.ts';
+import type { FlowPause } from '../store/pause.ts';
 import { cancelledAmong } from '../store/run-cancel.ts';
 import { announceWorker, retireWorker } from '../store/workers.ts';
 import type { PlanCache } from './flow-plan.ts';
@@ -64,6 +65,12 @@ export interface Worker {
 type ClaimRef = { scope: string; key: string; fence: number };
 type ActiveRun = { run: RunRow; abort: AbortController; done: Promise<void> };
 
+/** The flow's pause as the run's lease read it; undefined for a run leased some other way (tests), which reads it itself. */
+function pauseReadByLease(run: RunRow | LeasedRun): FlowPause | null | undefined {
+  if (!('flowPausedAt' in run)) return undefined;
+  return run.flowPausedAt === null ? null : { pausedAt: run.flowPausedAt, pausedBy: run.flowPausedBy ?? 'unknown' };
+}
+
 export function createWorker(base: Omit<EngineDeps, 'claims'>, options: WorkerOptions): Worker {
   const id = newId(`wrk_${hostname().replace(/[^a-z0-9]/gi, '').slice(0, 12) || 'host'}`);
   const lifecycle = new WorkerLifecycle();
@@ -102,7 +109,7 @@ export function createWorker(base: Omit<EngineDeps, 'claims'>, options: WorkerOp
         await failRun(run, `The stored secrets cannot be read: ${(error as Error).message}`);
         return;
       }
-      await executeRun(deps, { run, plan, secrets, signal: abort.signal });
+      await executeRun(deps, { run, plan, secrets, signal: abort.signal, pauseAtLease: pauseReadByLease(run) });
     } catch (error) {
       log.error({ err: error, runId: run.id }, 'worker failed to execute run');
     } finally {

@@ -65,39 +65,63 @@ export interface LeaseRequest {
 }
 
 /**
- * Leases up to `limit` runs. Queued runs come first, in order, through the (status, seq)
- * index; runs whose delay is due or whose worker died (lease lapsed) are looked for only
- * when the queue leaves room, so the common case is one indexed probe.
+ * A leased run, with its flow's pause as the lease found it (read in the same statement),
+ * so the worker's check before the first step needs no statement of its own.
  */
-export async function leaseRuns(db: Db, request: LeaseRequest): Promise<RunRow[]> {
+export interface LeasedRun extends RunRow {
+  flowPausedAt: number | null;
+  flowPausedBy: string | null;
+}
+
+/**
+ * Leases up to `limit` runs. Queued runs come first, in order, through the (status, seq)
+ * index; runs whose delay is due or whose worker died (lease lapsed) are leased only when
+ * the queue leaves room.
+ */
+export async function leaseRuns(db: Db, request: LeaseRequest): Promise<LeasedRun[]> {
   return (await leaseRunsNotingTakeOvers(db, request)).runs;
 }
 
+const QUEUED = `status = 'queued' ORDER BY seq`;
+const DUE = `status = 'waiting' AND wake_at <= ? ORDER BY wake_at`;
+const LAPSED = `status = 'running' AND lease_until < ? ORDER BY lease_until`;
+
+// On SQLite an UPDATE takes the database's one write lock even when it matches nothing,
+// so an idle worker polling every few milliseconds would queue its empty writes behind
+// (and ahead of) everyone else's. One read first says which of the three kinds of run
+// there are: nothing to lease costs no write at all, and a busy queue one read per lease.
+const LOOK_FOR_RUNS = `SELECT EXISTS (SELECT 1 FROM runs WHERE ${QUEUED} LIMIT 1) AS queued,
+  EXISTS (SELECT 1 FROM runs WHERE ${DUE} LIMIT 1) AS due,
+  EXISTS (SELECT 1 FROM runs WHERE ${LAPSED} LIMIT 1) AS lapsed`;
+
 /** leaseRuns, also saying how many of the runs were taken over from a worker whose lease lapsed. */
-export async function leaseRunsNotingTakeOvers(db: Db, request: LeaseRequest): Promise<{ runs: RunRow[]; takenOver: number }> {
-  const queued = await leaseWhere(db, request, `status = 'queued' ORDER BY seq`);
+export async function leaseRunsNotingTakeOvers(db: Db, request: LeaseRequest): Promise<{ runs: LeasedRun[]; takenOver: number }> {
+  const found = db.dialect === 'sqlite'
+    ? await db.get<{ queued: number; due: number; lapsed: number }>(LOOK_FOR_RUNS, [request.now, request.now])
+    : { queued: 1, due: 1, lapsed: 1 };
+  const queued = found?.queued ? await leaseWhere(db, request, QUEUED) : [];
   if (queued.length >= request.limit) return { runs: queued, takenOver: 0 };
   const rest = { ...request, limit: request.limit - queued.length };
-  const due = await leaseWhere(db, rest, `status = 'waiting' AND wake_at <= ? ORDER BY wake_at`, [request.now]);
+  const due = found?.due ? await leaseWhere(db, rest, DUE, [request.now]) : [];
   if (queued.length + due.length >= request.limit) return { runs: [...queued, ...due], takenOver: 0 };
-  const lapsed = await leaseWhere(db, { ...rest, limit: rest.limit - due.length }, `status = 'running' AND lease_until < ? ORDER BY lease_until`, [request.now]);
+  const lapsed = found?.lapsed ? await leaseWhere(db, { ...rest, limit: rest.limit - due.length }, LAPSED, [request.now]) : [];
   return { runs: [...queued, ...due, ...lapsed], takenOver: lapsed.length };
 }
 
-async function leaseWhere(db: Db, request: LeaseRequest, where: string, whereParams: unknown[] = []): Promise<RunRow[]> {
-  // On SQLite an UPDATE takes the database's one write lock even when it matches nothing,
-  // so an idle worker polling every few milliseconds would queue its empty writes behind
-  // (and ahead of) everyone else's. A read first: nothing to lease costs no write at all.
-  if (db.dialect === 'sqlite' && !(await db.get(`SELECT 1 AS found FROM runs WHERE ${where} LIMIT 1`, whereParams))) return [];
+async function leaseWhere(db: Db, request: LeaseRequest, where: string, whereParams: unknown[] = []): Promise<LeasedRun[]> {
   const lock = db.dialect === 'postgresql' ? 'FOR UPDATE SKIP LOCKED' : '';
   const rows = await db.durably((sql) => sql.all(
     `UPDATE runs SET status = 'running', lease_owner = ?, lease_until = ?, lease_fence = lease_fence + 1,
        wake_at = NULL, started_at = COALESCE(started_at, ?)
      WHERE id IN (SELECT id FROM runs WHERE ${where} LIMIT ? ${lock})
-     RETURNING ${RUN_COLUMNS}`,
+     RETURNING ${RUN_COLUMNS},
+       (SELECT paused_at FROM flows WHERE flows.id = runs.flow_id) AS flow_paused_at,
+       (SELECT paused_by FROM flows WHERE flows.id = runs.flow_id) AS flow_paused_by`,
     [request.workerId, request.now + request.leaseMs, request.now, ...whereParams, request.limit],
   ));
-  return rows.map(toRun).sort((a, b) => a.seq - b.seq);
+  return rows
+    .map((row): LeasedRun => ({ ...toRun(row), flowPausedAt: row.flow_paused_at == null ? null : Number(row.flow_paused_at), flowPausedBy: (row.flow_paused_by as string | null) ?? null }))
+    .sort((a, b) => a.seq - b.seq);
 }
 
 const HEARTBEAT = perDialect((dialect) =>
