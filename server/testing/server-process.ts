@@ -11,6 +11,9 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
+/** The Node flags `npm start` and the `onceflow` command run the server with (bin/onceflow.mjs says why). */
+export const SERVER_NODE_FLAGS = ['--max-semi-space-size=4'];
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
@@ -45,7 +48,7 @@ export interface ServerProcess {
 
 export async function startServerProcess(env: Record<string, string>, args: string[] = ['start']): Promise<ServerProcess> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
-  const child = spawn(process.execPath, ['bin/onceflow.mjs', ...args], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'bin/onceflow.mjs', ...args], {
     cwd: ROOT,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
