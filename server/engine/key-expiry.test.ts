@@ -12,7 +12,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { readClaim } from '../store/claims.ts';
 import { readExpiredKey } from '../store/expired-keys.ts';
 import { oldestKeptRun } from '../store/retention.ts';
-import { getRun } from '../store/runs.ts';
+import { insertProof } from '../store/proofs.ts';
+import { getRun, insertRun } from '../store/runs.ts';
 import { testDatabases } from '../testing/databases.ts';
 import type { EngineHarness } from '../testing/engine-harness.ts';
 import { useEngine, useReceiver } from '../testing/suite-fixtures.ts';
@@ -284,6 +285,26 @@ for (const kind of testDatabases()) {
 
       const status = await engine().services.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM runs`);
       expect(Number(status?.n)).toBe(4);
+    });
+
+    it('keeps the test runs of a proof that is kept, and deletes other old test runs', async () => {
+      const { db } = engine().services;
+      const flowId = await engine().publish(keptEffectFlow(receiver().url, '30d'));
+      const versionId = (await db.get<{ id: string }>(`SELECT id FROM flow_versions WHERE flow_id = ? ORDER BY version DESC LIMIT 1`, [flowId]))!.id;
+      const old = Date.now() - 300 * DAY;
+      await insertProof(db, { id: 'prf_kept', flowId, versionId, fingerprint: 'f', status: 'passed', report: {}, createdAt: old, finishedAt: old, createdBy: 'admin' });
+      const testRun = async (id: string, scope: string) => {
+        await insertRun(db, { id, flowId, versionId, input: {}, triggerKind: 'manual', triggerNode: null, eventId: null, replayOf: null, createdAt: old, createdBy: 'admin', test: { scope, targets: 'stand-ins' } });
+        await db.run(`UPDATE runs SET status = 'succeeded', finished_at = ? WHERE id = ?`, [old, id]);
+      };
+      await testRun('run_proof_check', 'prf_kept:twice');
+      await testRun('run_editor_test', 'editor:alice');
+      await testRun('run_other_proof', 'prf_kept2:twice');
+      await createSweeper({ db, clock: ahead(0), log: silent, retentionMs: 180 * DAY, batch: 10 }).sweep();
+      expect(await getRun(db, 'run_proof_check')).toBeDefined();
+      expect(await getRun(db, 'run_editor_test')).toBeUndefined();
+      // Only the proof's own scope keeps a run: a longer id that starts the same does not.
+      expect(await getRun(db, 'run_other_proof')).toBeUndefined();
     });
 
     it('keeps a child run as long as the run that started it, then deletes it after its parent', async () => {

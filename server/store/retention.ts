@@ -20,6 +20,12 @@ const ENDED = `('succeeded', 'failed', 'cancelled')`;
 const PARENT_GONE = `(parent_run_id IS NULL OR NOT EXISTS (SELECT 1 FROM runs AS parent WHERE parent.id = runs.parent_run_id))`;
 
 /**
+ * The same for a proof's test runs (their scope is `<proof id>:<check>`, prove.ts): a
+ * proof report is kept, and links to each run of each check, so those runs are kept with it.
+ */
+const NO_PROOF = `(test_scope IS NULL OR NOT EXISTS (SELECT 1 FROM proofs WHERE substr(runs.test_scope, 1, length(proofs.id) + 1) = proofs.id || ':'))`;
+
+/**
  * Deletes up to `limit` ended runs created and finished before `before`, oldest first, with
  * their timeline events and checkpoints. Call inside one transaction. The runs are deleted
  * first under the same conditions, so a run rerun meanwhile (no longer ended) is kept with
@@ -28,7 +34,7 @@ const PARENT_GONE = `(parent_run_id IS NULL OR NOT EXISTS (SELECT 1 FROM runs AS
 export async function deleteOldRuns(sql: Sql, before: number, limit: number): Promise<number> {
   const deleted = await sql.all<{ id: string; seq: number; input: string; trigger_kind: string }>(
     `DELETE FROM runs WHERE id IN (
-       SELECT id FROM runs WHERE created_at < ? AND status IN ${ENDED} AND (finished_at IS NULL OR finished_at < ?) AND ${PARENT_GONE} ORDER BY created_at LIMIT ?
+       SELECT id FROM runs WHERE created_at < ? AND status IN ${ENDED} AND (finished_at IS NULL OR finished_at < ?) AND ${PARENT_GONE} AND ${NO_PROOF} ORDER BY created_at LIMIT ?
      ) AND status IN ${ENDED} RETURNING id, seq, input, trigger_kind`,
     [before, before, limit],
   );
