@@ -11,7 +11,8 @@ import type { Db } from '../store/db.ts';
 import { holdChildren, wakeWaiters, type ChildWait } from '../store/child-runs.ts';
 import { settleClaim } from '../store/claims.ts';
 import { recordAfterCancel } from './run-cancel.ts';
-import { endLeasedRun, renewRunLease } from '../store/runs.ts';
+import { endLeasedRun, renewRunLease, type LeasedRunEnding } from '../store/runs.ts';
+import { writeFencedRunChange } from '../store/fenced-run-write.ts';
 import { writeCheckpointsAndEvents } from '../store/timeline.ts';
 import { scheduleAutoRerun } from '../store/auto-reruns.ts';
 import { queueRunAlert } from './alerts/outbox.ts';
@@ -134,17 +135,36 @@ export class RunJournal {
     if (this.run.testScope === null) countStepOutcomes(this.metrics, events);
   }
 
+  /**
+   * On PostgreSQL a flush that writes only the run's own row, checkpoints and events — no
+   * claim, no child to hold or wake, no failure with its rerun and alert — is one
+   * statement instead of a transaction's five round trips: most steps' and runs' ends.
+   */
+  private fitsOneStatement(options: FlushOptions): boolean {
+    if (this.db.dialect !== 'postgresql' || options.claim || options.waitsFor?.length) return false;
+    const ending = options.ending;
+    if (!ending) return true;
+    if (ending.status === 'failed' || ending.status === 'needs_review') return false;
+    return this.run.parentRunId === null || ending.status === 'waiting' || ending.status === 'held';
+  }
+
   private async write(options: FlushOptions, now: number, checkpoints: CheckpointRow[], events: TimelineEvent[]): Promise<void> {
     const { run } = this;
+    const ended = (ending: RunEnding, wakeNow: boolean): LeasedRunEnding => ({
+      status: ending.status, error: ending.error ?? null, wakeAt: wakeNow && ending.status === 'waiting' ? now : ending.wakeAt ?? null,
+      finishedAt: ending.status === 'waiting' || ending.status === 'held' ? null : now,
+      failedNode: ending.failedNode ?? null,
+    });
+    if (this.fitsOneStatement(options)) {
+      const change = options.ending ? { ending: ended(options.ending, false) } : { leaseUntil: now + this.leaseMs };
+      if (!(await writeFencedRunChange(this.db, run, change, checkpoints, events))) throw new LeaseLostError(`Run ${run.id} is no longer held by this worker.`);
+      return;
+    }
     await this.db.transaction(async (tx) => {
       const ending = options.ending;
       const wakeNow = options.waitsFor?.length ? await holdChildren(tx, run.id, options.waitsFor) : false;
       if (ending) {
-        const held = await endLeasedRun(tx, run, {
-          status: ending.status, error: ending.error ?? null, wakeAt: wakeNow && ending.status === 'waiting' ? now : ending.wakeAt ?? null,
-          finishedAt: ending.status === 'waiting' || ending.status === 'held' ? null : now,
-          failedNode: ending.failedNode ?? null,
-        });
+        const held = await endLeasedRun(tx, run, ended(ending, wakeNow));
         if (!held) throw new LeaseLostError(`Run ${run.id} is no longer held by this worker.`);
         // A child run's end wakes the runs waiting for it (steps/child-run.ts).
         if (run.parentRunId !== null && ending.status !== 'waiting' && ending.status !== 'held') await wakeWaiters(tx, run.parentRunId, run.id, now);

@@ -147,8 +147,11 @@ export async function heartbeatRuns(db: Db, runs: { id: string; fence: number }[
  * Extends one run's lease when this worker still holds it (its fence is current); false
  * when it does not. Part of a journal's transaction, which then writes nothing.
  */
+/** Extends a held run's lease; parameters (until, run id, fence). */
+export const RENEW_RUN_LEASE = `UPDATE runs SET lease_until = ? WHERE id = ? AND lease_fence = ? AND status = 'running'`;
+
 export async function renewRunLease(sql: Sql, run: { id: string; leaseFence: number }, until: number): Promise<boolean> {
-  const changed = await sql.run(`UPDATE runs SET lease_until = ? WHERE id = ? AND lease_fence = ? AND status = 'running'`, [until, run.id, run.leaseFence]);
+  const changed = await sql.run(RENEW_RUN_LEASE, [until, run.id, run.leaseFence]);
   return changed === 1;
 }
 
@@ -163,13 +166,16 @@ export interface LeasedRunEnding {
   failedNode?: string | null;
 }
 
+/** Ends (or parks) a held run and gives up its lease; parameters from endingParams. */
+export const END_LEASED_RUN = `UPDATE runs SET status = ?, error = ?, wake_at = ?, finished_at = ?, failed_node = ?, lease_owner = NULL, lease_until = NULL
+     WHERE id = ? AND lease_fence = ? AND status = 'running'`;
+
+export const endingParams = (run: { id: string; leaseFence: number }, ending: LeasedRunEnding) =>
+  [ending.status, ending.error, ending.wakeAt, ending.finishedAt, ending.status === 'failed' ? (ending.failedNode ?? null) : null, run.id, run.leaseFence];
+
 /** Ends (or parks) a run and gives up its lease, when this worker still holds it; false when it does not. */
 export async function endLeasedRun(sql: Sql, run: { id: string; leaseFence: number }, ending: LeasedRunEnding): Promise<boolean> {
-  const changed = await sql.run(
-    `UPDATE runs SET status = ?, error = ?, wake_at = ?, finished_at = ?, failed_node = ?, lease_owner = NULL, lease_until = NULL
-     WHERE id = ? AND lease_fence = ? AND status = 'running'`,
-    [ending.status, ending.error, ending.wakeAt, ending.finishedAt, ending.status === 'failed' ? (ending.failedNode ?? null) : null, run.id, run.leaseFence],
-  );
+  const changed = await sql.run(END_LEASED_RUN, endingParams(run, ending));
   return changed === 1;
 }
 

@@ -1,17 +1,22 @@
 /** Timeline events and checkpoints: written in batches, inside the caller's transaction. */
-import { batchRows, isOneOf, perDialect } from './batch.ts';
-import type { Sql } from './db.ts';
+import { batchRows, isOneOf, perDialect, type BatchColumn } from './batch.ts';
+import type { Dialect, Sql } from './db.ts';
 import { CHECKPOINT_COLUMNS, EVENT_COLUMNS, toCheckpoint, toEvent, toJson } from './rows.ts';
 import type { CheckpointRow, TimelineEvent } from './types.ts';
 
-// Written in batch order (see batchRows): an event's id is its place on the timeline.
-const INSERT_EVENTS = perDialect((dialect) =>
-  `INSERT INTO timeline_events (run_id, type, node_id, attempt, data, created_at)
-   SELECT run_id, type, node_id, attempt, data, created_at FROM ${batchRows(dialect, [
-     ['run_id', 'text'], ['type', 'text'], ['node_id', 'text'], ['attempt', 'int'], ['data', 'text'], ['created_at', 'bigint'],
-   ])}`);
+const EVENT_BATCH: readonly BatchColumn[] = [
+  ['run_id', 'text'], ['type', 'text'], ['node_id', 'text'], ['attempt', 'int'], ['data', 'text'], ['created_at', 'bigint'],
+];
 
-const eventRow = (event: TimelineEvent) => [event.runId, event.type, event.nodeId, event.attempt, toJson(event.data), event.createdAt];
+/** Inserts a batch of events; `only` gates the whole batch (a condition on other CTEs). */
+export const insertEventsText = (dialect: Dialect, only = '') =>
+  `INSERT INTO timeline_events (run_id, type, node_id, attempt, data, created_at)
+   SELECT run_id, type, node_id, attempt, data, created_at FROM ${batchRows(dialect, EVENT_BATCH)}${only ? ` WHERE ${only}` : ''}`;
+
+// Written in batch order (see batchRows): an event's id is its place on the timeline.
+const INSERT_EVENTS = perDialect((dialect) => insertEventsText(dialect));
+
+export const eventRow = (event: TimelineEvent) => [event.runId, event.type, event.nodeId, event.attempt, toJson(event.data), event.createdAt];
 
 export async function insertEvents(sql: Sql, events: readonly TimelineEvent[]): Promise<void> {
   if (events.length === 0) return;
@@ -23,17 +28,21 @@ export async function insertEvents(sql: Sql, events: readonly TimelineEvent[]): 
  * changes nothing. A pending one (waiting, uncertain, failed) is. SQLite needs the
  * `WHERE true` to read the ON CONFLICT clause after a SELECT.
  */
-const UPSERT_CHECKPOINTS = perDialect((dialect) =>
+const CHECKPOINT_BATCH: readonly BatchColumn[] = [
+  ['run_id', 'text'], ['node_id', 'text'], ['status', 'text'], ['output', 'text'], ['key_scope', 'text'], ['key', 'text'],
+  ['attempt', 'int'], ['created_at', 'bigint'],
+];
+
+export const upsertCheckpointsText = (dialect: Dialect, only = 'true') =>
   `INSERT INTO checkpoints (run_id, node_id, status, output, key_scope, key, attempt, created_at)
-   SELECT run_id, node_id, status, output, key_scope, key, attempt, created_at FROM ${batchRows(dialect, [
-     ['run_id', 'text'], ['node_id', 'text'], ['status', 'text'], ['output', 'text'], ['key_scope', 'text'], ['key', 'text'],
-     ['attempt', 'int'], ['created_at', 'bigint'],
-   ])} WHERE true
+   SELECT run_id, node_id, status, output, key_scope, key, attempt, created_at FROM ${batchRows(dialect, CHECKPOINT_BATCH)} WHERE ${only}
    ON CONFLICT (run_id, node_id) DO UPDATE SET status = excluded.status, output = excluded.output,
      key_scope = excluded.key_scope, key = excluded.key, attempt = excluded.attempt, created_at = excluded.created_at
-   WHERE checkpoints.status NOT IN ('succeeded', 'skipped')`);
+   WHERE checkpoints.status NOT IN ('succeeded', 'skipped')`;
 
-const checkpointRow = (checkpoint: CheckpointRow) => [
+const UPSERT_CHECKPOINTS = perDialect((dialect) => upsertCheckpointsText(dialect));
+
+export const checkpointRow = (checkpoint: CheckpointRow) => [
   checkpoint.runId, checkpoint.nodeId, checkpoint.status, toJson(checkpoint.output), checkpoint.keyScope, checkpoint.key, checkpoint.attempt, checkpoint.createdAt,
 ];
 
