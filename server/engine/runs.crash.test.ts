@@ -104,11 +104,20 @@ for (const kind of testDatabases()) {
       const flowId = await importFlow(stale.url, invoiceFlow(honouring().url, { timeoutMs: 10_000 }));
       let stopped = false;
       honouring().behave = (_call, n) => (n === 1 ? { kind: 'slow', delayMs: 2500 } : { kind: 'ok' });
-      // Stopped while its request waits for the receiver's answer, a moment after sending it:
-      // a process frozen inside a SQLite write (its lease loop's next look, say) would hold
-      // the database's one write lock and stop every process, which is not what this models.
+      // Stopped while its request waits for the receiver's answer, right after a heartbeat:
+      // a process frozen inside a SQLite write would hold the database's one write lock and
+      // stop every process, which is not what this models. The heartbeat's last write is
+      // the claim's lease; once it has moved, the next write is a heartbeat away.
       honouring().onCall = () => {
-        if (!stopped) { stopped = true; setTimeout(() => stale.signal('SIGSTOP'), 150); }
+        if (stopped) return;
+        stopped = true;
+        void (async () => {
+          const lease = async () => (await db().get<{ lease_until: number }>(`SELECT lease_until FROM claims WHERE key = ?`, ['F-9:invoice']))?.lease_until;
+          const first = await lease();
+          const deadline = Date.now() + 2000;
+          while ((await lease()) === first && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 2));
+          stale.signal('SIGSTOP');
+        })();
       };
       const runId = await startRun(stale.url, flowId, { order: { id: 'F-9', total: 1 } });
       const taker = await start({ ONCEFLOW_WORKER_CONCURRENCY: '4' });
