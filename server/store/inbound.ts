@@ -27,7 +27,7 @@ export type IngestResult = { duplicate: false; runId: string } | { duplicate: tr
 /**
  * Records a delivery: a new event id takes a row and queues its run (held while the flow
  * is paused: NEW_RUN_STATUS), a repeat is counted on the original run's timeline. Atomic only under `db.durably` or inside a transaction:
- * on PostgreSQL it is one statement (one round trip), on SQLite four.
+ * on PostgreSQL it is one statement (one round trip), on SQLite four (five for an id past its window).
  */
 export async function ingestDelivery(sql: Sql, delivery: Delivery): Promise<IngestResult> {
   return sql.dialect === 'postgresql' ? ingestInOneStatement(sql, delivery) : ingestStepByStep(sql, delivery);
@@ -35,7 +35,8 @@ export async function ingestDelivery(sql: Sql, delivery: Delivery): Promise<Inge
 
 // One statement decides new or repeat: a new id (or one past its dedupe window) takes the
 // row with this delivery's run; a repeat only counts itself. The run id that comes back
-// says which happened.
+// says which happened. PostgreSQL's form: it compares an updated row's indexed values and
+// leaves unchanged index entries alone (a HOT update), so the CASE arms cost it nothing.
 const UPSERT_INBOUND = `INSERT INTO inbound_events (id, hook_id, event_id, run_id, duplicates, received_at, last_seen_at, expires_at)
      VALUES (?, ?, ?, ?, 0, ?, ?, ?)
      ON CONFLICT (hook_id, event_id) DO UPDATE SET
@@ -54,17 +55,37 @@ const receivedEvent = (delivery: Delivery): TimelineEvent => ({
   runId: delivery.run.id, type: 'webhook.received', nodeId: delivery.run.triggerNode, attempt: 1, data: delivery.eventData, createdAt: delivery.run.createdAt,
 });
 
+/*
+ * SQLite writes an index entry again for every column an UPDATE assigns, even to the value
+ * it already holds. The one-statement upsert above assigns the id, run and expiry of a
+ * repeat to themselves, so each repeat rewrote three index entries at random places: about
+ * a quarter of the pages a group commit of deliveries wrote. Here a repeat within its
+ * window touches only its counter and time; an id past its window (rare) is taken over by
+ * a second statement with the same effect as the CASE arms. Both run in the caller's
+ * transaction, so nothing can come between them.
+ */
+const INSERT_OR_COUNT_REPEAT = `INSERT INTO inbound_events (id, hook_id, event_id, run_id, duplicates, received_at, last_seen_at, expires_at)
+     VALUES (?, ?, ?, ?, 0, ?, ?, ?)
+     ON CONFLICT (hook_id, event_id) DO UPDATE SET duplicates = inbound_events.duplicates + 1, last_seen_at = excluded.last_seen_at
+       WHERE inbound_events.expires_at >= ?
+     RETURNING run_id, duplicates`;
+const TAKE_OVER_EXPIRED = `UPDATE inbound_events SET id = ?, run_id = ?, duplicates = 0, received_at = ?, last_seen_at = ?, expires_at = ?
+     WHERE hook_id = ? AND event_id = ? AND expires_at < ?
+     RETURNING run_id, duplicates`;
+
 async function ingestStepByStep(sql: Sql, delivery: Delivery): Promise<IngestResult> {
   const now = delivery.run.createdAt;
-  const row = await sql.get<{ run_id: string; duplicates: number }>(UPSERT_INBOUND, upsertParams(delivery, now));
-  if (!row) throw new Error(`inbound event ${delivery.hookId}/${delivery.eventId} was not recorded`);
-  if (row.run_id === delivery.run.id) {
-    await insertRun(sql, delivery.run, [receivedEvent(delivery)]);
-    return { duplicate: false, runId: delivery.run.id };
+  const { inboundId, hookId, eventId, expiresAt, run } = delivery;
+  const row = await sql.get<{ run_id: string; duplicates: number }>(INSERT_OR_COUNT_REPEAT, [inboundId, hookId, eventId, run.id, now, now, expiresAt, now])
+    ?? await sql.get<{ run_id: string; duplicates: number }>(TAKE_OVER_EXPIRED, [inboundId, run.id, now, now, expiresAt, hookId, eventId, now]);
+  if (!row) throw new Error(`inbound event ${hookId}/${eventId} was not recorded`);
+  if (row.run_id === run.id) {
+    await insertRun(sql, run, [receivedEvent(delivery)]);
+    return { duplicate: false, runId: run.id };
   }
   const duplicates = Number(row.duplicates);
   await insertEvents(sql, [{
-    runId: row.run_id, type: 'webhook.duplicate', nodeId: delivery.run.triggerNode, attempt: 1,
+    runId: row.run_id, type: 'webhook.duplicate', nodeId: run.triggerNode, attempt: 1,
     data: { ...delivery.eventData, repeat: duplicates + 1 }, createdAt: now,
   }]);
   return { duplicate: true, runId: row.run_id, duplicates };
