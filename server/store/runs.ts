@@ -4,7 +4,7 @@
  * write by that worker names the fence it got.
  */
 import { batchRows, isOneOf, perDialect } from './batch.ts';
-import type { Db, Sql } from './db.ts';
+import type { Db, Row, Sql } from './db.ts';
 import { RUN_COLUMNS, toJson, toRun } from './rows.ts';
 import { inputValues, insertInputValues, searchedBody } from './input-values.ts';
 import { insertEvents } from './timeline.ts';
@@ -108,20 +108,36 @@ export async function leaseRunsNotingTakeOvers(db: Db, request: LeaseRequest): P
   return { runs: [...queued, ...due, ...lapsed], takenOver: lapsed.length };
 }
 
+const LEASE_SET = `UPDATE runs SET status = 'running', lease_owner = ?, lease_until = ?, lease_fence = lease_fence + 1,
+       wake_at = NULL, started_at = COALESCE(started_at, ?)`;
+const FLOW_PAUSE_COLUMNS = `(SELECT paused_at FROM flows WHERE flows.id = runs.flow_id) AS flow_paused_at,
+       (SELECT paused_by FROM flows WHERE flows.id = runs.flow_id) AS flow_paused_by`;
+
 async function leaseWhere(db: Db, request: LeaseRequest, where: string, whereParams: unknown[] = []): Promise<LeasedRun[]> {
-  const lock = db.dialect === 'postgresql' ? 'FOR UPDATE SKIP LOCKED' : '';
-  const rows = await db.durably((sql) => sql.all(
-    `UPDATE runs SET status = 'running', lease_owner = ?, lease_until = ?, lease_fence = lease_fence + 1,
-       wake_at = NULL, started_at = COALESCE(started_at, ?)
-     WHERE id IN (SELECT id FROM runs WHERE ${where} LIMIT ? ${lock})
-     RETURNING ${RUN_COLUMNS},
-       (SELECT paused_at FROM flows WHERE flows.id = runs.flow_id) AS flow_paused_at,
-       (SELECT paused_by FROM flows WHERE flows.id = runs.flow_id) AS flow_paused_by`,
-    [request.workerId, request.now + request.leaseMs, request.now, ...whereParams, request.limit],
-  ));
+  const leaseParams = [request.workerId, request.now + request.leaseMs, request.now];
+  const rows = await db.durably((sql) => sql.dialect === 'postgresql'
+    ? sql.all(
+      `${LEASE_SET} WHERE id IN (SELECT id FROM runs WHERE ${where} LIMIT ? FOR UPDATE SKIP LOCKED) RETURNING ${RUN_COLUMNS}, ${FLOW_PAUSE_COLUMNS}`,
+      [...leaseParams, ...whereParams, request.limit],
+    )
+    : leaseInSteps(sql, leaseParams, where, [...whereParams, request.limit]));
   return rows
     .map((row): LeasedRun => ({ ...toRun(row), flowPausedAt: row.flow_paused_at == null ? null : Number(row.flow_paused_at), flowPausedBy: (row.flow_paused_by as string | null) ?? null }))
     .sort((a, b) => a.seq - b.seq);
+}
+
+/*
+ * SQLite: pick, update, read back, in the one transaction that holds the write lock, so
+ * nothing can come between them. The same UPDATE with a RETURNING list of every column
+ * took about three times as long (measured on the webhook benchmark's runs: 500 µs against
+ * 170 µs for a lease of ten), and the lease was the costliest statement of a run.
+ */
+async function leaseInSteps(sql: Sql, leaseParams: unknown[], where: string, pickParams: unknown[]): Promise<Row[]> {
+  const picked = await sql.all<{ id: string }>(`SELECT id FROM runs WHERE ${where} LIMIT ?`, pickParams);
+  if (picked.length === 0) return [];
+  const ids = picked.map((row) => row.id);
+  await sql.run(`${LEASE_SET} WHERE ${isOneOf(sql.dialect, 'id')}`, [...leaseParams, ids]);
+  return sql.all(`SELECT ${RUN_COLUMNS}, ${FLOW_PAUSE_COLUMNS} FROM runs WHERE ${isOneOf(sql.dialect, 'id')}`, [ids]);
 }
 
 const HEARTBEAT = perDialect((dialect) =>
