@@ -40,6 +40,9 @@ export interface WebhookBenchResult {
   /** The server's resident memory before the first delivery, and the most it held under load. */
   idleRssMb: number;
   peakRssMb: number;
+  /** Runs the deliveries queued, and how many of them had ended when the load stopped (none without a worker). */
+  runsQueued: number;
+  runsEnded: number;
 }
 
 /** A process's resident set, from /proc (Linux); NaN elsewhere. */
@@ -88,6 +91,21 @@ async function startFloor(databaseUrl: string) {
   return { url: `http://127.0.0.1:${port}/`, stop: () => { child.kill('SIGKILL'); } };
 }
 
+/** A flow's runs, and how many have ended: whether the worker kept up with what intake queued. */
+async function countRuns(databaseUrl: string, hookId: string): Promise<{ runsQueued: number; runsEnded: number }> {
+  const db = await openDatabase(databaseUrl);
+  try {
+    const row = await db.get<{ queued: number; ended: number }>(
+      `SELECT COUNT(*) AS queued, COUNT(CASE WHEN r.status IN (${SETTLED_RUN_STATUSES.map((status) => `'${status}'`).join(', ')}) THEN 1 END) AS ended
+       FROM runs r JOIN triggers t ON t.flow_id = r.flow_id WHERE t.hook_id = ?`,
+      [hookId],
+    );
+    return { runsQueued: Number(row?.queued ?? 0), runsEnded: Number(row?.ended ?? 0) };
+  } finally {
+    await db.close();
+  }
+}
+
 const INTAKE_FLOW = {
   format: 'onceflow/v1', name: 'Webhook bench', sampleInput: { id: 'evt_1' },
   nodes: [
@@ -109,15 +127,17 @@ export async function benchWebhooks(databaseUrl: string, label: string, seconds:
     const startupSeconds = round((performance.now() - starting) / 1000);
     try {
       const { triggers } = await trpc<{ triggers: { hookId: string }[] }>(server.url, 'flows.import', { document: { ...INTAKE_FLOW, name: `Webhook bench ${shape}` } });
-      const hook = `${server.url}/hooks/${triggers[0]!.hookId}`;
+      const hookId = triggers[0]!.hookId;
+      const hook = `${server.url}/hooks/${hookId}`;
       const idleRssMb = rssMb(server.child.pid);
       const peak = sampleRss(server.child.pid);
       await load(hook, 3);
       const result = await load(hook, seconds);
+      const peakRssMb = peak();
       measured.push({
         database: label, shape,
         requestsPerSecond: round(result.requests.average, 0), p50Ms: result.latency.p50, p99Ms: result.latency.p99,
-        errors: result.errors + result.non2xx, startupSeconds, idleRssMb, peakRssMb: peak(),
+        errors: result.errors + result.non2xx, startupSeconds, idleRssMb, peakRssMb, ...await countRuns(databaseUrl, hookId),
       });
     } finally {
       await server.kill();
