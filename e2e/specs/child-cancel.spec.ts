@@ -4,7 +4,7 @@
  * was, its acting step is recorded, the step after it never runs, and the page passes axe.
  *
  *   parent: start ──► call (Run flow → child) ──► after
- *   child:  start ──► invoice (POST to a slow receiver on loopback) ──► after
+ *   child:  start ──► invoice (POST to a receiver on loopback that answers once the parent is cancelled) ──► after
  */
 import { childFlow, parentFlow } from '../../server/testing/flow-run-flows.ts';
 import { startReceiver, type Receiver } from '../../server/testing/receiver.ts';
@@ -16,8 +16,6 @@ let receiver: Receiver;
 
 test.beforeAll(async () => {
   receiver = await startReceiver({ honoursKeys: true });
-  // Slow enough that the child's invoice is still being created while the parent is cancelled.
-  receiver.behave = () => ({ kind: 'slow', delayMs: 4000 });
 });
 test.afterAll(async () => {
   await receiver?.close();
@@ -34,6 +32,11 @@ for (const size of [{ name: 'desktop', width: 1280, height: 800 }, { name: 'phon
       await trpcCall(request, 'flows.publish', { id: childId });
       const parentId = await seedFlow(request, parentFlow(childId, { name: `Orders ${stamp}` }));
       await trpcCall(request, 'flows.publish', { id: parentId });
+      // The child's invoice is created, and its answer held back until the parent has been
+      // cancelled, however long the page takes to get there.
+      let answerInvoice!: () => void;
+      const cancelled = new Promise<void>((resolve) => (answerInvoice = resolve));
+      receiver.behave = () => ({ kind: 'held', until: cancelled });
       const arrived = new Promise<void>((resolve) => (receiver.onCall = (call) => call.ref === `${stamp}:invoice` && resolve()));
       const { runId } = await trpcCall<{ runId: string }>(request, 'runs.start', { flowId: parentId, input: { order: { id: stamp, total: 3 } } });
       await arrived;
@@ -47,6 +50,7 @@ for (const size of [{ name: 'desktop', width: 1280, height: 800 }, { name: 'phon
       await dialog.getByRole('button', { name: 'Cancel run', exact: true }).click();
       await expect(dialog).toBeHidden();
       await runPage.waitForStatus('cancelled');
+      answerInvoice();
       const parentSeq = (await trpcCall<{ run: { seq: number } }>(request, 'runs.get', { runId }, 'query')).run.seq;
 
       await runPage.node('call').click();

@@ -2,8 +2,9 @@
  * A real HTTP receiver on loopback that counts effects per key, for tests and benchmarks.
  * `honoursKeys`: a repeated Idempotency-Key gets the first answer again and applies
  * nothing (like Stripe). Otherwise every call is an effect, counted by the body's `ref`.
- * `behave` decides per call: answer, answer with a status, act then drop the answer, or
- * act then answer late.
+ * `behave` decides per call: answer, answer with a status, act then drop the answer, act
+ * then answer late, or act then answer when the test says so (`held`), for a test that
+ * must do something while a step is acting however long that takes on a busy machine.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,7 +13,8 @@ export type Behaviour =
   | { kind: 'ok' }
   | { kind: 'status'; status: number; act?: boolean }
   | { kind: 'drop' }
-  | { kind: 'slow'; delayMs: number };
+  | { kind: 'slow'; delayMs: number }
+  | { kind: 'held'; until: Promise<unknown> };
 
 export interface ReceivedCall {
   key: string | undefined;
@@ -102,6 +104,7 @@ export async function startReceiver(options: { honoursKeys: boolean; keyHeader?:
       return;
     }
     if (behaviour.kind === 'slow') await new Promise((resolve) => setTimeout(resolve, behaviour.delayMs));
+    if (behaviour.kind === 'held') await behaviour.until;
     if (behaviour.kind === 'status') {
       response.writeHead(behaviour.status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: `status ${behaviour.status}` }));
       return;
