@@ -56,7 +56,7 @@ for (const engine of engines) {
     if (!results.runs.some((row) => row.database === engine.label)) await withDatabase(engine.create, async (url) => { results.runs.push(await benchRuns(url, engine.label, count)); });
     for (const concurrency of [1, 20]) await withDatabase(engine.create, async (url) => { results.loop.push(await benchLoop(url, engine.label, Number(values.items), concurrency)); });
   }
-  if (wanted('webhooks')) await withDatabase(engine.create, async (url) => { results.webhooks.push(...await benchWebhooks(url, engine.label, seconds)); });
+  if (wanted('webhooks')) results.webhooks.push(...await benchWebhooks(engine.create, engine.label, seconds));
   if (wanted('webhooks') || wanted('e2e')) await withDatabase(engine.create, async (url) => { results.endToEnd.push(await benchEndToEnd(url, engine.label, 5000)); });
   if (wanted('run-page')) await withDatabase(engine.create, async (url) => { results.runPage.push(...await benchRunPage(url, engine.label)); });
   if (wanted('recovery')) await withDatabase(engine.create, async (url) => { results.recovery.push(await benchRecovery(url, engine.label, Number(values['recovery-runs']))); });

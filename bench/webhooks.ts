@@ -115,15 +115,20 @@ const INTAKE_FLOW = {
   edges: [{ id: 'e1', source: 'hook', target: 'note' }],
 };
 
+/** A database of its own, dropped when done with. */
+export type FreshDatabase = () => Promise<{ url: string; drop(): Promise<void> }>;
+
 /**
- * Intake in each shape, then the floor, on one database: each shape's server gets a fresh
- * copy of the schema's tables (the database is emptied between them by a new hook id).
+ * Intake in each shape, then the floor, each on a database of its own: the worker-on shape
+ * must not start with the runs the --no-worker shape left queued, or its worker would be
+ * executing those instead of the runs its own deliveries queue.
  */
-export async function benchWebhooks(databaseUrl: string, label: string, seconds: number, shapes: IntakeShape[] = ['no-worker', 'worker']): Promise<WebhookBenchResult[]> {
+export async function benchWebhooks(freshDatabase: FreshDatabase, label: string, seconds: number, shapes: IntakeShape[] = ['no-worker', 'worker']): Promise<WebhookBenchResult[]> {
   const measured: Omit<WebhookBenchResult, 'floorRequestsPerSecond' | 'floorP50Ms' | 'floorP99Ms' | 'ratio'>[] = [];
   for (const shape of shapes) {
+    const database = await freshDatabase();
     const starting = performance.now();
-    const server = await startServerProcess({ DATABASE_URL: databaseUrl, ONCEFLOW_LOG_LEVEL: 'silent' }, shape === 'worker' ? ['start'] : ['start', '--no-worker']);
+    const server = await startServerProcess({ DATABASE_URL: database.url, ONCEFLOW_LOG_LEVEL: 'silent' }, shape === 'worker' ? ['start'] : ['start', '--no-worker']);
     const startupSeconds = round((performance.now() - starting) / 1000);
     try {
       const { triggers } = await trpc<{ triggers: { hookId: string }[] }>(server.url, 'flows.import', { document: { ...INTAKE_FLOW, name: `Webhook bench ${shape}` } });
@@ -137,17 +142,19 @@ export async function benchWebhooks(databaseUrl: string, label: string, seconds:
       measured.push({
         database: label, shape,
         requestsPerSecond: round(result.requests.average, 0), p50Ms: result.latency.p50, p99Ms: result.latency.p99,
-        errors: result.errors + result.non2xx, startupSeconds, idleRssMb, peakRssMb, ...await countRuns(databaseUrl, hookId),
+        errors: result.errors + result.non2xx, startupSeconds, idleRssMb, peakRssMb, ...await countRuns(database.url, hookId),
       });
     } finally {
       await server.kill();
+      await database.drop();
     }
   }
 
-  const db = await openDatabase(databaseUrl);
+  const database = await freshDatabase();
+  const db = await openDatabase(database.url);
   await migrate(db);
   await db.close();
-  const floor = await startFloor(databaseUrl);
+  const floor = await startFloor(database.url);
   try {
     await load(floor.url, 3);
     const floorResult = await load(floor.url, seconds);
@@ -160,6 +167,7 @@ export async function benchWebhooks(databaseUrl: string, label: string, seconds:
     }));
   } finally {
     floor.stop();
+    await database.drop();
   }
 }
 
