@@ -20,6 +20,8 @@ import { round } from './stats.ts';
 import { SETTLED_RUN_STATUSES } from '../server/engine/types.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** The statuses a run ends in, as an SQL list. */
+const SETTLED_LIST = SETTLED_RUN_STATUSES.map((status) => `'${status}'`).join(', ');
 
 /** How the server runs while deliveries arrive: intake alone, or `npm start`'s one process with its worker. */
 export type IntakeShape = 'no-worker' | 'worker';
@@ -96,7 +98,7 @@ async function countRuns(databaseUrl: string, hookId: string): Promise<{ runsQue
   const db = await openDatabase(databaseUrl);
   try {
     const row = await db.get<{ queued: number; ended: number }>(
-      `SELECT COUNT(*) AS queued, COUNT(CASE WHEN r.status IN (${SETTLED_RUN_STATUSES.map((status) => `'${status}'`).join(', ')}) THEN 1 END) AS ended
+      `SELECT COUNT(*) AS queued, COUNT(CASE WHEN r.status IN (${SETTLED_LIST}) THEN 1 END) AS ended
        FROM runs r JOIN triggers t ON t.flow_id = r.flow_id WHERE t.hook_id = ?`,
       [hookId],
     );
@@ -206,7 +208,7 @@ export async function benchEndToEnd(databaseUrl: string, label: string, count: n
     try {
       for (;;) {
         if (receiver.effects.size >= count) {
-          const open = await db.get(`SELECT COUNT(*) AS n FROM runs WHERE status NOT IN (${SETTLED_RUN_STATUSES.map((status) => `'${status}'`).join(', ')})`, []);
+          const open = await db.get(`SELECT COUNT(*) AS n FROM runs WHERE status NOT IN (${SETTLED_LIST})`, []);
           if (Number(open?.n) === 0) break;
         }
         if (performance.now() - started > 120_000) throw new Error(`after 2 minutes the receiver had ${receiver.effects.size} of ${count} effects`);

@@ -59,7 +59,7 @@ const receivedEvent = (delivery: Delivery): TimelineEvent => ({
  * SQLite writes an index entry again for every column an UPDATE assigns, even to the value
  * it already holds. The one-statement upsert above assigns the id, run and expiry of a
  * repeat to themselves, so each repeat rewrote three index entries at random places: about
- * a quarter of the pages a group commit of deliveries wrote. Here a repeat within its
+ * a fifth of the pages a group commit of deliveries wrote. Here a repeat within its
  * window touches only its counter and time; an id past its window (rare) is taken over by
  * a second statement with the same effect as the CASE arms. Both run in the caller's
  * transaction, so nothing can come between them.
