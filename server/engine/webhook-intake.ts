@@ -6,7 +6,8 @@
  */
 import { newId } from '../ids.ts';
 import type { Db } from '../store/db.ts';
-import { ingestDelivery, recordRejection } from '../store/inbound.ts';
+import { recordRejection } from '../store/inbound.ts';
+import { ingestQueue } from '../store/ingest-queue.ts';
 import { verifySignature } from '../webhooks/signatures.ts';
 import { errorMessage } from './errors.ts';
 import { parseDuration } from '../../core/duration.ts';
@@ -101,6 +102,7 @@ function publicHeaders(headers: IncomingDelivery['headers'], signatureHeader: st
 export function webhookIntake(deps: WebhookIntakeDeps) {
   const { db, clock } = deps;
   const metrics = deps.metrics ?? NO_ENGINE_METRICS;
+  const ingest = ingestQueue(db);
 
   async function reject(hookId: string, status: number, reason: string, counted: RefusalReason = refusalReasonOf(status)): Promise<IntakeAnswer> {
     metrics.delivery('refused', counted);
@@ -153,21 +155,19 @@ export function webhookIntake(deps: WebhookIntakeDeps) {
       // query a second at most), so a secret set elsewhere is never stored here in clear.
       await deps.secrets().catch(() => undefined);
       const runId = newId('run');
-      // One statement on PostgreSQL, one group commit on SQLite: the delivery is durable
-      // before it is acknowledged.
-      const result = await db.durably((sql) =>
-        ingestDelivery(sql, {
-          inboundId: newId('inb'),
-          hookId: trigger.hookId,
-          eventId,
-          expiresAt: now + parseDuration(data.dedupeWindow ?? DEFAULT_DEDUPE_WINDOW),
-          eventData: { eventId },
-          run: {
-            id: runId, flowId: trigger.flowId, versionId: trigger.versionId, input: { body: parsed.body, headers, receivedAt },
-            triggerKind: 'webhook', triggerNode: trigger.nodeId, eventId, replayOf: null, createdAt: now, createdBy: 'webhook',
-          },
-        }),
-      );
+      // A group commit on SQLite, a batch statement on PostgreSQL (ingest-queue.ts): the
+      // delivery is durable before it is acknowledged.
+      const result = await ingest({
+        inboundId: newId('inb'),
+        hookId: trigger.hookId,
+        eventId,
+        expiresAt: now + parseDuration(data.dedupeWindow ?? DEFAULT_DEDUPE_WINDOW),
+        eventData: { eventId },
+        run: {
+          id: runId, flowId: trigger.flowId, versionId: trigger.versionId, input: { body: parsed.body, headers, receivedAt },
+          triggerKind: 'webhook', triggerNode: trigger.nodeId, eventId, replayOf: null, createdAt: now, createdBy: 'webhook',
+        },
+      });
       if (result.duplicate) {
         metrics.delivery('duplicate');
         return { status: 200, body: { duplicate: true, runId: result.runId } };

@@ -1,10 +1,12 @@
 /**
  * The write that ends most steps and runs on PostgreSQL, in one statement: the run's
  * fenced update with the journal's checkpoints and events (run-journal.ts uses it when
- * nothing else has to be written with them).
+ * nothing else has to be written with them). Runs' endings that arrive together share
+ * one statement (statement-batcher.ts), each still fenced on its own.
  */
 import type { Sql } from './db.ts';
 import { END_LEASED_RUN, endingParams, RENEW_RUN_LEASE, type LeasedRunEnding } from './runs.ts';
+import { statementBatcher } from './statement-batcher.ts';
 import { checkpointRow, eventRow, insertEventsText, upsertCheckpointsText } from './timeline.ts';
 import type { CheckpointRow, TimelineEvent } from './types.ts';
 
@@ -21,17 +23,86 @@ const FENCED_WRITE = (update: string) => `WITH fenced AS (${update} RETURNING id
 const END_WITH_WRITES = FENCED_WRITE(END_LEASED_RUN);
 const RENEW_WITH_WRITES = FENCED_WRITE(RENEW_RUN_LEASE);
 
+/*
+ * Many runs' endings in one statement: each run's update names its own fence, and a run's
+ * checkpoints and events are written only when its own update found it still held. Events
+ * keep the batch's order (ORDER BY its ordinality), so each run's events get ids in the
+ * order its journal wrote them.
+ */
+const END_MANY_WITH_WRITES = `WITH endings AS MATERIALIZED (
+    SELECT value ->> 0 AS id, (value ->> 1)::int AS fence, value ->> 2 AS status, value ->> 3 AS error,
+      (value ->> 4)::bigint AS wake_at, (value ->> 5)::bigint AS finished_at, value ->> 6 AS failed_node
+    FROM json_array_elements(?::json) AS ending_rows(value)),
+  fenced AS (
+    UPDATE runs SET status = endings.status, error = endings.error, wake_at = endings.wake_at, finished_at = endings.finished_at,
+      failed_node = endings.failed_node, lease_owner = NULL, lease_until = NULL
+    FROM endings WHERE runs.id = endings.id AND runs.lease_fence = endings.fence AND runs.status = 'running'
+    RETURNING runs.id),
+  checkpointed AS (
+    INSERT INTO checkpoints (run_id, node_id, status, output, key_scope, key, attempt, created_at)
+    SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, (value ->> 6)::int, (value ->> 7)::bigint
+    FROM json_array_elements(?::json) AS checkpoint_rows(value) WHERE value ->> 0 IN (SELECT id FROM fenced)
+    ON CONFLICT (run_id, node_id) DO UPDATE SET status = excluded.status, output = excluded.output,
+      key_scope = excluded.key_scope, key = excluded.key, attempt = excluded.attempt, created_at = excluded.created_at
+    WHERE checkpoints.status NOT IN ('succeeded', 'skipped')),
+  logged AS (
+    INSERT INTO timeline_events (run_id, type, node_id, attempt, data, created_at)
+    SELECT value ->> 0, value ->> 1, value ->> 2, (value ->> 3)::int, value ->> 4, (value ->> 5)::bigint
+    FROM json_array_elements(?::json) WITH ORDINALITY AS event_rows(value, position) WHERE value ->> 0 IN (SELECT id FROM fenced)
+    ORDER BY position)
+  SELECT id FROM fenced`;
+
 export type FencedChange = { ending: LeasedRunEnding } | { leaseUntil: number };
+
+interface FencedEnding {
+  run: { id: string; leaseFence: number };
+  ending: LeasedRunEnding;
+  checkpoints: readonly CheckpointRow[];
+  events: readonly TimelineEvent[];
+}
+
+// An empty batch travels as JSON text: an empty array would reach PostgreSQL as `{}`.
+const rowsParam = (rows: unknown[][]) => (rows.length > 0 ? rows : '[]');
+
+async function writeOne(sql: Sql, run: { id: string; leaseFence: number }, change: FencedChange, checkpoints: readonly CheckpointRow[], events: readonly TimelineEvent[]): Promise<boolean> {
+  const [text, params] = 'ending' in change
+    ? [END_WITH_WRITES, endingParams(run, change.ending)]
+    : [RENEW_WITH_WRITES, [change.leaseUntil, run.id, run.leaseFence]];
+  const row = await sql.get<{ held: number | string }>(text, [...params, rowsParam(checkpoints.map(checkpointRow)), rowsParam(events.map(eventRow))]);
+  return Number(row?.held) === 1;
+}
+
+async function writeMany(sql: Sql, endings: readonly FencedEnding[]): Promise<boolean[]> {
+  const rows = endings.map(({ run, ending }) => {
+    const [status, error, wakeAt, finishedAt, failedNode] = endingParams(run, ending);
+    return [run.id, run.leaseFence, status, error, wakeAt, finishedAt, failedNode];
+  });
+  const held = await sql.all<{ id: string }>(END_MANY_WITH_WRITES, [
+    rows,
+    rowsParam(endings.flatMap((each) => each.checkpoints.map(checkpointRow))),
+    rowsParam(endings.flatMap((each) => each.events.map(eventRow))),
+  ]);
+  const ids = new Set(held.map((row) => row.id));
+  return endings.map((each) => ids.has(each.run.id));
+}
+
+/** One batcher per pool: endings written at the same moment by the worker's runs share a statement. */
+const endingBatchers = new WeakMap<Sql, (ending: FencedEnding) => Promise<boolean>>();
 
 export async function writeFencedRunChange(
   sql: Sql, run: { id: string; leaseFence: number }, change: FencedChange, checkpoints: readonly CheckpointRow[], events: readonly TimelineEvent[],
 ): Promise<boolean> {
   if (sql.dialect !== 'postgresql') throw new Error('writeFencedRunChange is for PostgreSQL; on SQLite write in a transaction');
-  const [text, params] = 'ending' in change
-    ? [END_WITH_WRITES, endingParams(run, change.ending)]
-    : [RENEW_WITH_WRITES, [change.leaseUntil, run.id, run.leaseFence]];
-  // An empty batch travels as JSON text: an empty array would reach PostgreSQL as `{}`.
-  const batch = (rows: unknown[][]) => (rows.length > 0 ? rows : '[]');
-  const row = await sql.get<{ held: number | string }>(text, [...params, batch(checkpoints.map(checkpointRow)), batch(events.map(eventRow))]);
-  return Number(row?.held) === 1;
+  if (!('ending' in change)) return writeOne(sql, run, change, checkpoints, events);
+  let batcher = endingBatchers.get(sql);
+  if (!batcher) {
+    batcher = statementBatcher<FencedEnding, boolean>({
+      writeBatch: (endings) => writeMany(sql, endings),
+      writeOne: (each) => writeOne(sql, each.run, { ending: each.ending }, each.checkpoints, each.events),
+      // A run's journal writes one change at a time; the key only guards the rule that an update touches a row once.
+      key: (each) => each.run.id,
+    });
+    endingBatchers.set(sql, batcher);
+  }
+  return batcher({ run, ending: change.ending, checkpoints, events });
 }

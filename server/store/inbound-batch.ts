@@ -1,0 +1,104 @@
+/**
+ * Many webhook deliveries recorded by one PostgreSQL statement. On PostgreSQL each
+ * statement is a round trip, a transaction and a WAL flush of its own, and starting and
+ * ending one cost the server more than the rows a delivery writes; under load, deliveries
+ * that arrive together are therefore written together (ingest-queue.ts), with the same
+ * rows and answers as one statement each (inbound.ts).
+ *
+ * One rule the caller keeps: a batch holds each (hook, event id) once. An upsert may not
+ * touch the same row twice in one statement, and a repeat inside the batch could not see
+ * the run its first delivery queued.
+ */
+import type { Sql } from './db.ts';
+import { toJson } from './rows.ts';
+import { inputValues, inputValuesParam, searchedBody } from './input-values.ts';
+import { queuedEvent } from './runs.ts';
+import type { Delivery, IngestResult } from './inbound.ts';
+
+/** The fields of one delivery, in the order the statement reads them (`value ->> n`). */
+const FIELDS = [
+  'inbound_id', 'hook_id', 'event_id', 'run_id', 'now', 'expires_at', 'flow_id', 'version_id', 'input', 'trigger_kind',
+  'trigger_node', 'replay_of', 'created_by', 'event_data', 'repeat_prefix', 'queued_data', 'input_values',
+] as const;
+const TYPES: Partial<Record<(typeof FIELDS)[number], string>> = { now: 'bigint', expires_at: 'bigint' };
+
+const COLUMNS = FIELDS.map((name, index) =>
+  name === 'input_values' ? `value -> ${index} AS ${name}` : `(value ->> ${index})${TYPES[name] ? `::${TYPES[name]}` : ''} AS ${name}`,
+).join(', ');
+
+/*
+ * The single statement's writes, for a batch: the upsert's answer for each delivery says
+ * new or repeat, and only the rows that apply are written. The upsert compares an id's
+ * window with the delivery's own time (`excluded.last_seen_at`), so deliveries of
+ * different moments can share a statement. `ordinality` keeps the batch's order, which
+ * gives runs their numbers and events their ids in the order deliveries arrived.
+ */
+const INGEST_BATCH = `WITH batch AS MATERIALIZED (
+    SELECT position, ${COLUMNS} FROM json_array_elements(?::json) WITH ORDINALITY AS batch_rows(value, position)),
+  inbound AS (
+    INSERT INTO inbound_events (id, hook_id, event_id, run_id, duplicates, received_at, last_seen_at, expires_at)
+    SELECT inbound_id, hook_id, event_id, run_id, 0, now, now, expires_at FROM batch ORDER BY position
+    ON CONFLICT (hook_id, event_id) DO UPDATE SET
+      id = CASE WHEN inbound_events.expires_at < excluded.last_seen_at THEN excluded.id ELSE inbound_events.id END,
+      run_id = CASE WHEN inbound_events.expires_at < excluded.last_seen_at THEN excluded.run_id ELSE inbound_events.run_id END,
+      duplicates = CASE WHEN inbound_events.expires_at < excluded.last_seen_at THEN 0 ELSE inbound_events.duplicates + 1 END,
+      received_at = CASE WHEN inbound_events.expires_at < excluded.last_seen_at THEN excluded.received_at ELSE inbound_events.received_at END,
+      expires_at = CASE WHEN inbound_events.expires_at < excluded.last_seen_at THEN excluded.expires_at ELSE inbound_events.expires_at END,
+      last_seen_at = excluded.last_seen_at
+    RETURNING hook_id, event_id, run_id, duplicates),
+  answered AS MATERIALIZED (
+    SELECT batch.*, inbound.run_id AS recorded_run, inbound.duplicates
+    FROM batch JOIN inbound ON inbound.hook_id = batch.hook_id AND inbound.event_id = batch.event_id),
+  queued AS (
+    INSERT INTO runs (id, seq, flow_id, version_id, status, input, trigger_kind, trigger_node, event_id, replay_of, attempt, lease_fence, created_at, created_by)
+    SELECT run_id, nextval('runs_seq_seq'), flow_id, version_id,
+      CASE WHEN EXISTS (SELECT 1 FROM flows WHERE flows.id = answered.flow_id AND paused_at IS NOT NULL) THEN 'held' ELSE 'queued' END,
+      input, trigger_kind, trigger_node, event_id, replay_of, 1, 0, now, created_by
+    FROM answered WHERE recorded_run = run_id ORDER BY position
+    RETURNING id, seq),
+  searchable AS (
+    INSERT INTO run_input_values (path, value, run_seq)
+    SELECT searched.value ->> 0, searched.value ->> 1, queued.seq
+    FROM queued JOIN batch ON batch.run_id = queued.id CROSS JOIN json_array_elements(batch.input_values) AS searched(value)),
+  logged AS (
+    INSERT INTO timeline_events (run_id, type, node_id, attempt, data, created_at)
+    SELECT run_id, type, node_id, 1, data, now FROM (
+      SELECT position, 1 AS step, run_id, 'webhook.received' AS type, trigger_node AS node_id, event_data AS data, now FROM answered WHERE recorded_run = run_id
+      UNION ALL
+      SELECT position, 2, run_id, 'run.queued', NULL, queued_data, now FROM answered WHERE recorded_run = run_id
+      UNION ALL
+      SELECT position, 3, recorded_run, 'webhook.duplicate', trigger_node, repeat_prefix || (duplicates + 1) || '}', now FROM answered WHERE recorded_run <> run_id
+    ) AS written ORDER BY position, step)
+  SELECT position, recorded_run AS run_id, duplicates FROM answered`;
+
+/** One delivery as a row of the batch parameter. */
+function batchRow(delivery: Delivery): unknown[] {
+  const { run } = delivery;
+  const eventData = JSON.stringify(delivery.eventData);
+  const values: Record<(typeof FIELDS)[number], unknown> = {
+    inbound_id: delivery.inboundId, hook_id: delivery.hookId, event_id: delivery.eventId, run_id: run.id,
+    now: run.createdAt, expires_at: delivery.expiresAt, flow_id: run.flowId, version_id: run.versionId, input: toJson(run.input),
+    trigger_kind: run.triggerKind, trigger_node: run.triggerNode, replay_of: run.replayOf, created_by: run.createdBy,
+    event_data: eventData,
+    // The repeat's data is this delivery's with `"repeat":N` appended, as JSON.stringify writes it.
+    repeat_prefix: `${eventData.slice(0, -1)}${eventData === '{}' ? '' : ','}"repeat":`,
+    queued_data: toJson(queuedEvent(run).data),
+    input_values: inputValuesParam(inputValues(searchedBody(run))),
+  };
+  return FIELDS.map((name) => values[name]);
+}
+
+/**
+ * Records deliveries with distinct (hook, event id) in one PostgreSQL statement; answers
+ * in the deliveries' order. All or nothing: a statement fails as a whole.
+ */
+export async function ingestBatch(sql: Sql, deliveries: readonly Delivery[]): Promise<IngestResult[]> {
+  if (sql.dialect !== 'postgresql') throw new Error('ingestBatch is the PostgreSQL statement; SQLite commits deliveries together in db.ts');
+  const rows = await sql.all<{ position: number; run_id: string; duplicates: number }>(INGEST_BATCH, [deliveries.map(batchRow)]);
+  const answers = new Map(rows.map((row) => [Number(row.position), row]));
+  return deliveries.map((delivery, index) => {
+    const row = answers.get(index + 1);
+    if (!row) throw new Error(`inbound event ${delivery.hookId}/${delivery.eventId} was not recorded`);
+    return row.run_id === delivery.run.id ? { duplicate: false, runId: delivery.run.id } : { duplicate: true, runId: row.run_id, duplicates: Number(row.duplicates) };
+  });
+}
