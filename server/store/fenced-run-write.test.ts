@@ -20,42 +20,44 @@ const events = (runId: string, now: number): TimelineEvent[] => [
   { runId, type: 'run.succeeded', nodeId: null, attempt: 1, data: null, createdAt: now },
 ];
 
-for (const kind of testDatabases().filter((each) => each.name === 'postgresql')) {
-  describe(`run endings written together (${kind.name})`, () => {
-    const database = useMigratedDatabase(kind);
+const postgres = testDatabases().find((candidate) => candidate.name === 'postgresql');
 
-    it('ends each held run with its checkpoint and events in order, and writes nothing for the one whose fence is stale', async () => {
-      const db = database();
-      const ids = Array.from({ length: 12 }, (_, index) => `run_${String(index).padStart(2, '0')}`);
-      for (const [index, id] of ids.entries()) await db.transaction((tx) => insertRun(tx, newRun(id, 100 + index)));
-      const leased = await leaseRuns(db, { workerId: 'wrk_1', limit: ids.length, leaseMs: 60_000, now: 1_000 });
-      expect(leased).toHaveLength(ids.length);
+// Without TEST_DATABASE_URL the suite is reported as skipped (a file with no suite at all
+// counts as a failed file).
+describe.runIf(postgres)('run endings written together on PostgreSQL (needs TEST_DATABASE_URL)', () => {
+  const database = useMigratedDatabase(postgres!);
 
-      const now = 2_000;
-      const written = await Promise.all(leased.map((run, index) => writeFencedRunChange(
-        db,
-        // The fifth run was taken over meanwhile: this worker's fence is one behind.
-        index === 4 ? { id: run.id, leaseFence: run.leaseFence - 1 } : run,
-        { ending: { status: 'succeeded', error: null, wakeAt: null, finishedAt: now } },
-        [{ runId: run.id, nodeId: 'note', status: 'succeeded', output: { n: run.id }, keyScope: null, key: null, attempt: 1, createdAt: now }],
-        events(run.id, now),
-      )));
-      expect(written).toEqual(leased.map((_, index) => index !== 4));
+  it('ends each held run with its checkpoint and events in order, and writes nothing for the one whose fence is stale', async () => {
+    const db = database();
+    const ids = Array.from({ length: 12 }, (_, index) => `run_${String(index).padStart(2, '0')}`);
+    for (const [index, id] of ids.entries()) await db.transaction((tx) => insertRun(tx, newRun(id, 100 + index)));
+    const leased = await leaseRuns(db, { workerId: 'wrk_1', limit: ids.length, leaseMs: 60_000, now: 1_000 });
+    expect(leased).toHaveLength(ids.length);
 
-      for (const [index, run] of leased.entries()) {
-        const stored = await getRun(db, run.id);
-        const timeline = (await listEvents(db, run.id)).map((event) => event.type);
-        const checkpoints = await loadCheckpoints(db, run.id);
-        if (index === 4) {
-          expect(stored).toMatchObject({ status: 'running', finishedAt: null });
-          expect(timeline).toEqual(['run.queued']);
-          expect(checkpoints).toEqual([]);
-        } else {
-          expect(stored).toMatchObject({ status: 'succeeded', finishedAt: now, leaseOwner: null });
-          expect(timeline).toEqual(['run.queued', 'step.succeeded', 'run.succeeded']);
-          expect(checkpoints.map((checkpoint) => [checkpoint.nodeId, checkpoint.status, checkpoint.output])).toEqual([['note', 'succeeded', { n: run.id }]]);
-        }
+    const now = 2_000;
+    const written = await Promise.all(leased.map((run, index) => writeFencedRunChange(
+      db,
+      // The fifth run was taken over meanwhile: this worker's fence is one behind.
+      index === 4 ? { id: run.id, leaseFence: run.leaseFence - 1 } : run,
+      { ending: { status: 'succeeded', error: null, wakeAt: null, finishedAt: now } },
+      [{ runId: run.id, nodeId: 'note', status: 'succeeded', output: { n: run.id }, keyScope: null, key: null, attempt: 1, createdAt: now }],
+      events(run.id, now),
+    )));
+    expect(written).toEqual(leased.map((_, index) => index !== 4));
+
+    for (const [index, run] of leased.entries()) {
+      const stored = await getRun(db, run.id);
+      const timeline = (await listEvents(db, run.id)).map((event) => event.type);
+      const checkpoints = await loadCheckpoints(db, run.id);
+      if (index === 4) {
+        expect(stored).toMatchObject({ status: 'running', finishedAt: null });
+        expect(timeline).toEqual(['run.queued']);
+        expect(checkpoints).toEqual([]);
+      } else {
+        expect(stored).toMatchObject({ status: 'succeeded', finishedAt: now, leaseOwner: null });
+        expect(timeline).toEqual(['run.queued', 'step.succeeded', 'run.succeeded']);
+        expect(checkpoints.map((checkpoint) => [checkpoint.nodeId, checkpoint.status, checkpoint.output])).toEqual([['note', 'succeeded', { n: run.id }]]);
       }
-    });
+    }
   });
-}
+});
