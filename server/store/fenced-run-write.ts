@@ -4,6 +4,7 @@
  * nothing else has to be written with them). Runs' endings that arrive together share
  * one statement (statement-batcher.ts), each still fenced on its own.
  */
+import { batchRows } from './batch.ts';
 import type { Sql } from './db.ts';
 import { END_LEASED_RUN, endingParams, RENEW_RUN_LEASE, type LeasedRunEnding } from './runs.ts';
 import { statementBatcher } from './statement-batcher.ts';
@@ -25,31 +26,21 @@ const RENEW_WITH_WRITES = FENCED_WRITE(RENEW_RUN_LEASE);
 
 /*
  * Many runs' endings in one statement: each run's update names its own fence, and a run's
- * checkpoints and events are written only when its own update found it still held. Events
- * keep the batch's order (ORDER BY its ordinality), so each run's events get ids in the
- * order its journal wrote them.
+ * checkpoints and events are written only when its own update found it still held. The
+ * gate is a list the inserts filter their batch by, not a join, so each batch is read in
+ * its order and each run's events get ids in the order its journal wrote them (batch.ts).
  */
-const END_MANY_WITH_WRITES = `WITH endings AS MATERIALIZED (
-    SELECT value ->> 0 AS id, (value ->> 1)::int AS fence, value ->> 2 AS status, value ->> 3 AS error,
-      (value ->> 4)::bigint AS wake_at, (value ->> 5)::bigint AS finished_at, value ->> 6 AS failed_node
-    FROM json_array_elements(?::json) AS ending_rows(value)),
-  fenced AS (
-    UPDATE runs SET status = endings.status, error = endings.error, wake_at = endings.wake_at, finished_at = endings.finished_at,
-      failed_node = endings.failed_node, lease_owner = NULL, lease_until = NULL
-    FROM endings WHERE runs.id = endings.id AND runs.lease_fence = endings.fence AND runs.status = 'running'
+const ENDINGS = batchRows('postgresql', [
+  ['id', 'text'], ['fence', 'int'], ['status', 'text'], ['error', 'text'], ['wake_at', 'bigint'], ['finished_at', 'bigint'], ['failed_node', 'text'],
+]);
+const HELD_RUN = 'run_id = ANY (ARRAY(SELECT id FROM fenced))';
+const END_MANY_WITH_WRITES = `WITH fenced AS (
+    UPDATE runs SET status = batch.status, error = batch.error, wake_at = batch.wake_at, finished_at = batch.finished_at,
+      failed_node = batch.failed_node, lease_owner = NULL, lease_until = NULL
+    FROM ${ENDINGS} WHERE runs.id = batch.id AND runs.lease_fence = batch.fence AND runs.status = 'running'
     RETURNING runs.id),
-  checkpointed AS (
-    INSERT INTO checkpoints (run_id, node_id, status, output, key_scope, key, attempt, created_at)
-    SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, (value ->> 6)::int, (value ->> 7)::bigint
-    FROM json_array_elements(?::json) AS checkpoint_rows(value) WHERE value ->> 0 IN (SELECT id FROM fenced)
-    ON CONFLICT (run_id, node_id) DO UPDATE SET status = excluded.status, output = excluded.output,
-      key_scope = excluded.key_scope, key = excluded.key, attempt = excluded.attempt, created_at = excluded.created_at
-    WHERE checkpoints.status NOT IN ('succeeded', 'skipped')),
-  logged AS (
-    INSERT INTO timeline_events (run_id, type, node_id, attempt, data, created_at)
-    SELECT value ->> 0, value ->> 1, value ->> 2, (value ->> 3)::int, value ->> 4, (value ->> 5)::bigint
-    FROM json_array_elements(?::json) WITH ORDINALITY AS event_rows(value, position) WHERE value ->> 0 IN (SELECT id FROM fenced)
-    ORDER BY position)
+  checkpointed AS (${upsertCheckpointsText('postgresql', HELD_RUN)}),
+  logged AS (${insertEventsText('postgresql', HELD_RUN)})
   SELECT id FROM fenced`;
 
 export type FencedChange = { ending: LeasedRunEnding } | { leaseUntil: number };

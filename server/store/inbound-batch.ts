@@ -2,8 +2,8 @@
  * Many webhook deliveries recorded by one PostgreSQL statement. On PostgreSQL each
  * statement is a round trip, a transaction and a WAL flush of its own, and starting and
  * ending one cost the server more than the rows a delivery writes; under load, deliveries
- * that arrive together are therefore written together (ingest-queue.ts), with the same
- * rows and answers as one statement each (inbound.ts).
+ * that arrive together are therefore written together (ingest-queue.ts); a lone delivery
+ * is a batch of one (inbound.ts).
  *
  * One rule the caller keeps: a batch holds each (hook, event id) once. An upsert may not
  * touch the same row twice in one statement, and a repeat inside the batch could not see
@@ -12,7 +12,7 @@
 import type { Sql } from './db.ts';
 import { toJson } from './rows.ts';
 import { inputValues, inputValuesParam, searchedBody } from './input-values.ts';
-import { queuedEvent } from './runs.ts';
+import { NEW_RUN_STATUS, queuedEvent } from './runs.ts';
 import type { Delivery, IngestResult } from './inbound.ts';
 
 /** The fields of one delivery, in the order the statement reads them (`value ->> n`). */
@@ -27,8 +27,12 @@ const COLUMNS = FIELDS.map((name, index) =>
 ).join(', ');
 
 /*
- * The single statement's writes, for a batch: the upsert's answer for each delivery says
- * new or repeat, and only the rows that apply are written. The upsert compares an id's
+ * One statement decides new or repeat for every delivery of the batch: a new id (or one
+ * past its dedupe window) takes the row with its delivery's run, a repeat only counts
+ * itself, and the run id that comes back says which happened; only the rows that apply are
+ * then written. PostgreSQL compares an updated row's indexed values and leaves unchanged
+ * index entries alone (a HOT update), so the CASE arms cost it nothing (SQLite's form in
+ * inbound.ts avoids them). The upsert compares an id's
  * window with the delivery's own time (`excluded.last_seen_at`), so deliveries of
  * different moments can share a statement. `ordinality` keeps the batch's order, which
  * gives runs their numbers and events their ids in the order deliveries arrived.
@@ -52,7 +56,7 @@ const INGEST_BATCH = `WITH batch AS MATERIALIZED (
   queued AS (
     INSERT INTO runs (id, seq, flow_id, version_id, status, input, trigger_kind, trigger_node, event_id, replay_of, attempt, lease_fence, created_at, created_by)
     SELECT run_id, nextval('runs_seq_seq'), flow_id, version_id,
-      CASE WHEN EXISTS (SELECT 1 FROM flows WHERE flows.id = answered.flow_id AND paused_at IS NOT NULL) THEN 'held' ELSE 'queued' END,
+      ${NEW_RUN_STATUS.replace('id = ?', 'flows.id = answered.flow_id')},
       input, trigger_kind, trigger_node, event_id, replay_of, 1, 0, now, created_by
     FROM answered WHERE recorded_run = run_id ORDER BY position
     RETURNING id, seq),

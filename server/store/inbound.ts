@@ -5,9 +5,9 @@
  */
 import { isOneOf } from './batch.ts';
 import type { Sql } from './db.ts';
-import { INBOUND_EVENT_COLUMNS, REJECTION_COLUMNS, toInboundEvent, toJson, toRejection, type RejectionRow } from './rows.ts';
-import { INPUT_VALUES_BATCH, inputValues, inputValuesParam, searchedBody } from './input-values.ts';
-import { insertRun, NEW_RUN_STATUS, queuedEvent, type NewRun } from './runs.ts';
+import { INBOUND_EVENT_COLUMNS, REJECTION_COLUMNS, toInboundEvent, toRejection, type RejectionRow } from './rows.ts';
+import { ingestBatch } from './inbound-batch.ts';
+import { insertRun, type NewRun } from './runs.ts';
 import { insertEvents } from './timeline.ts';
 import type { TimelineEvent } from './types.ts';
 
@@ -26,30 +26,14 @@ export type IngestResult = { duplicate: false; runId: string } | { duplicate: tr
 
 /**
  * Records a delivery: a new event id takes a row and queues its run (held while the flow
- * is paused: NEW_RUN_STATUS), a repeat is counted on the original run's timeline. Atomic only under `db.durably` or inside a transaction:
- * on PostgreSQL it is one statement (one round trip), on SQLite four (five for an id past its window).
+ * is paused: NEW_RUN_STATUS), a repeat is counted on the original run's timeline. Atomic
+ * only under `db.durably` or inside a transaction: on PostgreSQL it is one statement (one
+ * round trip; inbound-batch.ts, a batch of one), on SQLite four (five for an id past its
+ * window).
  */
 export async function ingestDelivery(sql: Sql, delivery: Delivery): Promise<IngestResult> {
-  return sql.dialect === 'postgresql' ? ingestInOneStatement(sql, delivery) : ingestStepByStep(sql, delivery);
+  return sql.dialect === 'postgresql' ? (await ingestBatch(sql, [delivery]))[0]! : ingestStepByStep(sql, delivery);
 }
-
-// One statement decides new or repeat: a new id (or one past its dedupe window) takes the
-// row with this delivery's run; a repeat only counts itself. The run id that comes back
-// says which happened. PostgreSQL's form: it compares an updated row's indexed values and
-// leaves unchanged index entries alone (a HOT update), so the CASE arms cost it nothing.
-const UPSERT_INBOUND = `INSERT INTO inbound_events (id, hook_id, event_id, run_id, duplicates, received_at, last_seen_at, expires_at)
-     VALUES (?, ?, ?, ?, 0, ?, ?, ?)
-     ON CONFLICT (hook_id, event_id) DO UPDATE SET
-       id = CASE WHEN inbound_events.expires_at < ? THEN excluded.id ELSE inbound_events.id END,
-       run_id = CASE WHEN inbound_events.expires_at < ? THEN excluded.run_id ELSE inbound_events.run_id END,
-       duplicates = CASE WHEN inbound_events.expires_at < ? THEN 0 ELSE inbound_events.duplicates + 1 END,
-       received_at = CASE WHEN inbound_events.expires_at < ? THEN excluded.received_at ELSE inbound_events.received_at END,
-       expires_at = CASE WHEN inbound_events.expires_at < ? THEN excluded.expires_at ELSE inbound_events.expires_at END,
-       last_seen_at = excluded.last_seen_at
-     RETURNING run_id, duplicates`;
-
-const upsertParams = (delivery: Delivery, now: number) =>
-  [delivery.inboundId, delivery.hookId, delivery.eventId, delivery.run.id, now, now, delivery.expiresAt, now, now, now, now, now];
 
 const receivedEvent = (delivery: Delivery): TimelineEvent => ({
   runId: delivery.run.id, type: 'webhook.received', nodeId: delivery.run.triggerNode, attempt: 1, data: delivery.eventData, createdAt: delivery.run.createdAt,
@@ -57,7 +41,7 @@ const receivedEvent = (delivery: Delivery): TimelineEvent => ({
 
 /*
  * SQLite writes an index entry again for every column an UPDATE assigns, even to the value
- * it already holds. The one-statement upsert above assigns the id, run and expiry of a
+ * it already holds. PostgreSQL's one-statement upsert (inbound-batch.ts) assigns the id, run and expiry of a
  * repeat to themselves, so each repeat rewrote three index entries at random places: about
  * a fifth of the pages a group commit of deliveries wrote. Here a repeat within its
  * window touches only its counter and time; an id past its window (rare) is taken over by
@@ -89,54 +73,6 @@ async function ingestStepByStep(sql: Sql, delivery: Delivery): Promise<IngestRes
     data: { ...delivery.eventData, repeat: duplicates + 1 }, createdAt: now,
   }]);
   return { duplicate: true, runId: row.run_id, duplicates };
-}
-
-/*
- * The same writes as one statement: the upsert's answer feeds the run, its searchable
- * input values and timeline inserts, and only the branch that applies inserts anything. The repeat's event data is
- * this delivery's data with `"repeat":N` appended, so it reads as JSON.stringify writes it.
- * Parameters are cast because a SELECT list gives them no type of its own.
- */
-const INGEST_ONE_STATEMENT = `WITH inbound AS (${UPSERT_INBOUND}),
-  queued AS (
-    INSERT INTO runs (id, seq, flow_id, version_id, status, input, trigger_kind, trigger_node, event_id, replay_of, attempt, lease_fence, created_at, created_by)
-    SELECT ?::text, nextval('runs_seq_seq'), ?::text, ?::text, ${NEW_RUN_STATUS.replace('id = ?', 'id = ?::text')}, ?::text, ?::text, ?::text, ?::text, ?::text, 1, 0, ?::bigint, ?::text
-    FROM inbound WHERE inbound.run_id = ?::text
-    RETURNING id, seq),
-  searchable AS (
-    INSERT INTO run_input_values (path, value, run_seq)
-    SELECT batch.path, batch.value, queued.seq FROM queued CROSS JOIN ${INPUT_VALUES_BATCH}),
-  logged AS (
-    INSERT INTO timeline_events (run_id, type, node_id, attempt, data, created_at)
-    SELECT run_id, type, node_id, 1, data, ?::bigint FROM (
-      SELECT 1 AS position, ?::text AS run_id, 'webhook.received' AS type, ?::text AS node_id, ?::text AS data FROM inbound WHERE inbound.run_id = ?::text
-      UNION ALL
-      SELECT 2, ?::text, 'run.queued', NULL, ?::text FROM inbound WHERE inbound.run_id = ?::text
-      UNION ALL
-      SELECT 3, inbound.run_id, 'webhook.duplicate', ?::text, ?::text || (inbound.duplicates + 1) || '}' FROM inbound WHERE inbound.run_id <> ?::text
-    ) AS written ORDER BY position)
-  SELECT run_id, duplicates FROM inbound`;
-
-async function ingestInOneStatement(sql: Sql, delivery: Delivery): Promise<IngestResult> {
-  const { run } = delivery;
-  const now = run.createdAt;
-  const eventData = JSON.stringify(delivery.eventData);
-  const repeatPrefix = `${eventData.slice(0, -1)}${eventData === '{}' ? '' : ','}"repeat":`;
-  const queuedData = toJson(queuedEvent(run).data);
-  // An empty batch travels as JSON text: an empty array would reach PostgreSQL as `{}`.
-  const values = inputValuesParam(inputValues(searchedBody(run)));
-  const row = await sql.get<{ run_id: string; duplicates: number }>(INGEST_ONE_STATEMENT, [
-    ...upsertParams(delivery, now),
-    run.id, run.flowId, run.versionId, run.flowId, toJson(run.input), run.triggerKind, run.triggerNode, run.eventId, run.replayOf, now, run.createdBy, run.id,
-    values.length > 0 ? values : '[]',
-    now,
-    run.id, run.triggerNode, eventData, run.id,
-    run.id, queuedData, run.id,
-    run.triggerNode, repeatPrefix, run.id,
-  ]);
-  if (!row) throw new Error(`inbound event ${delivery.hookId}/${delivery.eventId} was not recorded`);
-  if (row.run_id === run.id) return { duplicate: false, runId: run.id };
-  return { duplicate: true, runId: row.run_id, duplicates: Number(row.duplicates) };
 }
 
 // A reason may quote what was sent (a URL, a JSON parser's excerpt); PostgreSQL cannot

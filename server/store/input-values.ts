@@ -100,6 +100,5 @@ export async function deleteInputValues(sql: Sql, runs: readonly { seq: number; 
   return sql.run(DELETE_INPUT_VALUES[sql.dialect], [rows]);
 }
 
-/** The batch of rows the PostgreSQL webhook statement inserts from (inbound.ts): its FROM item and parameter. */
-export const INPUT_VALUES_BATCH = batchRows('postgresql', [['path', 'text'], ['value', 'text']]);
+/** A run's searchable values as rows of the PostgreSQL webhook statement's batch (inbound-batch.ts). */
 export const inputValuesParam = (values: readonly InputValue[]) => values.map((value) => [value.path, value.value]);

@@ -1,7 +1,7 @@
 /**
- * Run rows. The database owns the lease: one UPDATE picks the runs, bumps their fence and
- * hands them to one worker (PostgreSQL skips rows another worker is locking); every later
- * write by that worker names the fence it got.
+ * Run rows. The database owns the lease: one transaction picks the runs, bumps their fence
+ * and hands them to one worker (on PostgreSQL one statement, skipping rows another worker
+ * is locking); every later write by that worker names the fence it got.
  */
 import { batchRows, isOneOf, perDialect } from './batch.ts';
 import type { Db, Row, Sql } from './db.ts';
@@ -141,14 +141,10 @@ async function leaseAllKinds(db: Db, request: LeaseRequest): Promise<{ runs: Lea
   return { runs: runs.map((each) => each.run), takenOver: runs.filter((each) => each.kind === 2).length };
 }
 
+/** SQLite: one kind of leasable run (`where`), up to the request's limit. */
 async function leaseWhere(db: Db, request: LeaseRequest, where: string, whereParams: unknown[] = []): Promise<LeasedRun[]> {
   const leaseParams = [request.workerId, request.now + request.leaseMs, request.now];
-  const rows = await db.durably((sql) => sql.dialect === 'postgresql'
-    ? sql.all(
-      `${LEASE_SET} WHERE id IN (SELECT id FROM runs WHERE ${where} LIMIT ? FOR UPDATE SKIP LOCKED) RETURNING ${RUN_COLUMNS}, ${FLOW_PAUSE_COLUMNS}`,
-      [...leaseParams, ...whereParams, request.limit],
-    )
-    : leaseInSteps(sql, leaseParams, where, [...whereParams, request.limit]));
+  const rows = await db.durably((sql) => leaseInSteps(sql, leaseParams, where, [...whereParams, request.limit]));
   return rows.map(toLeasedRun).sort((a, b) => a.seq - b.seq);
 }
 

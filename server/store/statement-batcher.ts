@@ -72,11 +72,6 @@ export function statementBatcher<T, R>(options: StatementBatcherOptions<T, R>): 
 
   /** The waiting items in arrival order, up to the bound, each key once and none on its way; the rest wait. */
   function take(): Waiting<T, R>[] {
-    if (!options.key && waiting.length <= maxBatch) {
-      const all = waiting;
-      waiting = [];
-      return all;
-    }
     const batch: Waiting<T, R>[] = [];
     const later: Waiting<T, R>[] = [];
     const keys = new Set<string>();
