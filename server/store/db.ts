@@ -176,6 +176,9 @@ function openSqlite<M extends ParamMasker>(path: string, masker: M): Db<M> {
   const rollbackSavepoint = db.prepare('ROLLBACK TO job');
   const drain = async (): Promise<void> => {
     await acquire();
+    // Waits while the checkpointer has the WAL start over (sqlite-checkpointer.ts), a few
+    // ms: jobs that arrive meanwhile join this commit.
+    await checkpointer?.writeStarting();
     scheduled = false;
     const jobs = pending;
     pending = [];
@@ -215,6 +218,7 @@ function openSqlite<M extends ParamMasker>(path: string, masker: M): Db<M> {
       if (db.inTransaction) rollback.run();
       for (const job of jobs) job.reject(error);
     } finally {
+      checkpointer?.writeEnded();
       release();
       if (pending.length > 0 && !scheduled) {
         scheduled = true;

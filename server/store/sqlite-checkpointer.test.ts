@@ -1,9 +1,10 @@
 import { statSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { createSqliteDatabase } from '../testing/databases.ts';
 import { until } from '../testing/wait-for.ts';
 import { openDatabase } from './db.ts';
-import { CHECKPOINT_INTERVAL_MS, FALLBACK_AUTOCHECKPOINT_PAGES } from './sqlite-checkpointer.ts';
+import { CHECKPOINT_INTERVAL_MS, FALLBACK_AUTOCHECKPOINT_PAGES, startCheckpointer } from './sqlite-checkpointer.ts';
 
 describe('SQLite checkpoints on their own thread', () => {
   it('copies committed pages into the database file without any commit doing it', async () => {
@@ -29,6 +30,49 @@ describe('SQLite checkpoints on their own thread', () => {
       await db.close();
       await database.drop();
     }
+  });
+
+  it('has the WAL start over under steady writes, pausing them only between transactions', async () => {
+    const database = createSqliteDatabase();
+    const path = database.url.replace(/^file:/, '');
+    // The main connection as db.ts opens it, without its safety net: only the thread can
+    // keep the WAL short here.
+    const db = new Database(path);
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('wal_autocheckpoint = 0');
+    db.exec('CREATE TABLE filler (id INTEGER PRIMARY KEY, data TEXT NOT NULL)');
+    const checkpointer = startCheckpointer(path, { intervalMs: 20, restartFrames: 256 });
+    const insert = db.prepare('INSERT INTO filler (data) VALUES (?)');
+    const writeTwenty = db.transaction(() => {
+      for (let row = 0; row < 20; row++) insert.run('x'.repeat(3800));
+    });
+    let written = 0;
+    try {
+      // Measured once the thread is copying: its first pass has grown the database file.
+      const before = statSync(path).size;
+      writeTwenty();
+      written += 20;
+      await until('the thread to start checkpointing', () => statSync(path).size > before, { everyMs: 10 });
+      // About 40 MiB, each row a page, in transactions back to back as a busy server commits them.
+      while (written < 10_000) {
+        await checkpointer.writeStarting();
+        try {
+          writeTwenty();
+          written += 20;
+        } finally {
+          checkpointer.writeEnded();
+        }
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+    } finally {
+      await checkpointer.stop();
+    }
+    // The WAL file never shrinks: its size is the longest the WAL was.
+    expect(statSync(`${path}-wal`).size).toBeLessThan((written * 4096) / 4);
+    expect(db.prepare('SELECT COUNT(*) AS n FROM filler').get()).toEqual({ n: written });
+    db.close();
+    await database.drop();
   });
 
   it('stops with the database, leaving it whole for the next process', async () => {
