@@ -19,7 +19,8 @@
  *
  * A batch is one array parameter, so a statement's text never varies with its size
  * (batch.ts): a list of values is a PostgreSQL array (`= ANY(?)`) or, on SQLite, JSON
- * text (`IN (SELECT value FROM json_each(?))`); rows are JSON text on both.
+ * text (`IN (SELECT value FROM json_each(?))`); rows are JSON text on both, but for the
+ * small batches of events and checkpoints SQLite gets as a VALUES list.
  */
 import Database from 'better-sqlite3';
 import pg from 'pg';
