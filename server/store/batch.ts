@@ -4,7 +4,7 @@
  * of values is a PostgreSQL array (`= ANY(?)`) or SQLite JSON text (`json_each`); a batch
  * of rows (an array of arrays) is JSON text on both, one array per row.
  */
-import type { Dialect } from './db.ts';
+import type { Dialect, Sql } from './db.ts';
 
 /** The same statement, written once per dialect (built when the module loads). */
 export type PerDialect = Readonly<Record<Dialect, string>>;
@@ -36,25 +36,30 @@ export function batchRows(dialect: Dialect, columns: readonly BatchColumn[]): st
   return `(SELECT ${fields} FROM json_each(?)) AS batch`;
 }
 
-/** Rows a SQLite batch may hold to go as a VALUES list (valuesListInsert) rather than as JSON text. */
-export const VALUES_LIST_ROWS = 8;
+/** Rows a SQLite batch may hold to go as a VALUES list (rowsInsert) rather than as JSON text. */
+const VALUES_LIST_ROWS = 8;
 
 /**
- * The same insert with its rows as a VALUES list, one placeholder per value, for a small
- * batch on SQLite; its text (one per row count, built once) is `head VALUES (…), (…) tail`.
- * SQLite parses a batch's JSON text at every call, which for the one or two rows a
- * delivery or a step writes cost more than the rows: one timeline event took 5.9–9.6 µs
- * from JSON text and 3.3–3.7 µs from a VALUES list, two input values 6.0 against 5.1 µs;
- * past a few rows the two cost the same. Rows are inserted in list order, as from
- * batchRows, so events still get their ids in batch order.
+ * An insert of a batch of rows: `batched`, the statement reading its rows from one JSON
+ * parameter (batchRows), or on SQLite, for a small batch, the same insert with its rows as
+ * a VALUES list (`head VALUES (…), (…) tail`, one text per row count, built once). SQLite
+ * parses a batch's JSON text at every call, which for the one or two rows a delivery or a
+ * step writes cost more than the rows: one timeline event took 5.9–9.6 µs from JSON text
+ * and 3.3–3.7 µs from a VALUES list; past a few rows the two cost the same. Rows are
+ * inserted in list order either way, so events get their ids in batch order.
  */
-export function valuesListInsert(head: string, width: number, tail = ''): (rows: readonly (readonly unknown[])[]) => { text: string; params: unknown[] } {
+export function rowsInsert(batched: PerDialect, head: string, width: number, tail = '') {
   const row = `(${Array.from({ length: width }, () => '?').join(', ')})`;
-  const texts: string[] = [];
-  return (rows) => ({
-    text: (texts[rows.length] ??= `${head} VALUES ${Array.from({ length: rows.length }, () => row).join(', ')}${tail}`),
-    params: rows.flat(),
-  });
+  const valuesLists: string[] = [];
+  return async (sql: Sql, rows: readonly (readonly unknown[])[]): Promise<void> => {
+    if (rows.length === 0) return;
+    if (sql.dialect === 'sqlite' && rows.length <= VALUES_LIST_ROWS) {
+      const text = (valuesLists[rows.length] ??= `${head} VALUES ${Array.from({ length: rows.length }, () => row).join(', ')}${tail}`);
+      await sql.run(text, rows.flat());
+      return;
+    }
+    await sql.run(batched[sql.dialect], [rows]);
+  };
 }
 
 /*

@@ -179,7 +179,8 @@ function openSqlite<M extends ParamMasker>(path: string, masker: M): Db<M> {
     await acquire();
     // Waits while the checkpointer has the WAL start over (sqlite-checkpointer.ts), a few
     // ms: jobs that arrive meanwhile join this commit.
-    await checkpointer?.writeStarting();
+    const paused = checkpointer?.writeStarting();
+    if (paused) await paused;
     scheduled = false;
     const jobs = pending;
     pending = [];

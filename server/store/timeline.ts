@@ -1,5 +1,5 @@
 /** Timeline events and checkpoints: written in batches, inside the caller's transaction. */
-import { batchRows, isOneOf, perDialect, valuesListInsert, VALUES_LIST_ROWS, type BatchColumn } from './batch.ts';
+import { batchRows, isOneOf, perDialect, rowsInsert, type BatchColumn } from './batch.ts';
 import type { Dialect, Sql } from './db.ts';
 import { CHECKPOINT_COLUMNS, EVENT_COLUMNS, toCheckpoint, toEvent, toJson } from './rows.ts';
 import type { CheckpointRow, TimelineEvent } from './types.ts';
@@ -18,16 +18,10 @@ const INSERT_EVENTS = perDialect((dialect) => insertEventsText(dialect));
 
 export const eventRow = (event: TimelineEvent) => [event.runId, event.type, event.nodeId, event.attempt, toJson(event.data), event.createdAt];
 
-const EVENTS_AS_VALUES = valuesListInsert('INSERT INTO timeline_events (run_id, type, node_id, attempt, data, created_at)', EVENT_BATCH.length);
+const writeEvents = rowsInsert(INSERT_EVENTS, 'INSERT INTO timeline_events (run_id, type, node_id, attempt, data, created_at)', EVENT_BATCH.length);
 
 export async function insertEvents(sql: Sql, events: readonly TimelineEvent[]): Promise<void> {
-  if (events.length === 0) return;
-  if (sql.dialect === 'sqlite' && events.length <= VALUES_LIST_ROWS) {
-    const { text, params } = EVENTS_AS_VALUES(events.map(eventRow));
-    await sql.run(text, params);
-    return;
-  }
-  await sql.run(INSERT_EVENTS[sql.dialect], [events.map(eventRow)]);
+  await writeEvents(sql, events.map(eventRow));
 }
 
 /*
@@ -56,16 +50,10 @@ export const checkpointRow = (checkpoint: CheckpointRow) => [
   checkpoint.runId, checkpoint.nodeId, checkpoint.status, toJson(checkpoint.output), checkpoint.keyScope, checkpoint.key, checkpoint.attempt, checkpoint.createdAt,
 ];
 
-const CHECKPOINTS_AS_VALUES = valuesListInsert(CHECKPOINTS_INTO, CHECKPOINT_BATCH.length, ` ${CHECKPOINT_CONFLICT}`);
+const writeCheckpoints = rowsInsert(UPSERT_CHECKPOINTS, CHECKPOINTS_INTO, CHECKPOINT_BATCH.length, ` ${CHECKPOINT_CONFLICT}`);
 
 export async function upsertCheckpoints(sql: Sql, checkpoints: readonly CheckpointRow[]): Promise<void> {
-  if (checkpoints.length === 0) return;
-  if (sql.dialect === 'sqlite' && checkpoints.length <= VALUES_LIST_ROWS) {
-    const { text, params } = CHECKPOINTS_AS_VALUES(checkpoints.map(checkpointRow));
-    await sql.run(text, params);
-    return;
-  }
-  await sql.run(UPSERT_CHECKPOINTS[sql.dialect], [checkpoints.map(checkpointRow)]);
+  await writeCheckpoints(sql, checkpoints.map(checkpointRow));
 }
 
 // Both batches in one round trip: the checkpoints' upsert rides along as a CTE.
