@@ -1,10 +1,11 @@
 /**
  * The shortcut from a filtered list: "Rerun all failed runs…" (or those that need review)
- * opens the Recover… dialog with those choices made — that status, this flow, all time —
- * so the one summed preview, the progress and the report are the same as for any recovery.
+ * asks the page to open the Recover… dialog with those choices made — that status, this
+ * flow, all time — so the one summed preview, the progress and the report are the same as
+ * for any recovery. The dialog belongs to the page, not to this bar: the rerun empties the
+ * list the bar stands on, and the dialog must stay to show its progress.
  */
-import { useState } from 'react';
-import { RecoverDialog } from './RecoverDialog.tsx';
+import type { RecoverChoices } from './RecoverDialog.tsx';
 
 type BulkStatus = 'failed' | 'needs_review';
 
@@ -14,19 +15,18 @@ interface BulkRerunProps {
   shown: number;
   flowId?: string;
   flowName?: string;
+  onRecover(choices: RecoverChoices): void;
 }
 
-export function BulkRerun({ status, shown, flowId, flowName }: BulkRerunProps) {
-  const [open, setOpen] = useState(false);
+export function BulkRerun({ status, shown, flowId, flowName, onRecover }: BulkRerunProps) {
   const which = status === 'failed' ? 'failed runs' : 'runs that need review';
   if (shown === 0) return null;
   return (
     <div className="bulk-bar" role="region" aria-label="Rerun many runs">
       <p>Fixed the cause? Rerun all {which}{flowName ? ` of “${flowName}”` : ''} at once. You see what will happen first.</p>
-      <button type="button" className="button-primary" onClick={() => setOpen(true)}>
+      <button type="button" className="button-primary" onClick={() => onRecover({ statuses: [status], ...(flowId ? { flowId } : {}) })}>
         Rerun all {which}…
       </button>
-      {open && <RecoverDialog initial={{ statuses: [status], ...(flowId ? { flowId } : {}) }} onClose={() => setOpen(false)} />}
     </div>
   );
 }

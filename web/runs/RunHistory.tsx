@@ -17,7 +17,7 @@ import { useNarrowScreen } from '../lib/useNarrowScreen.ts';
 import { UndeliveredAlerts } from '../alerts/UndeliveredAlerts.tsx';
 import { BulkRerun } from './BulkRerun.tsx';
 import { KeepingLine } from './KeepingLine.tsx';
-import { RecoverDialog } from './RecoverDialog.tsx';
+import { RecoverDialog, type RecoverChoices } from './RecoverDialog.tsx';
 import { RecentRecoveries } from '../operations/RecentRecoveries.tsx';
 import { RunCards } from './RunCards.tsx';
 import { formatDuration, formatWhen, RUN_STATUS_FILTERS, RUN_STATUS_WORDS, triggerWords } from './run-words.ts';
@@ -55,7 +55,8 @@ export function RunHistory() {
   // A replay names the run it repeats; that run is usually on the same page.
   const numbers = new Map(list.map((run) => [run.id, run.seq]));
   const narrow = useNarrowScreen();
-  const [recovering, setRecovering] = useState(false);
+  // One Recover… dialog for the page, opened by its button or by the bulk shortcut.
+  const [recovering, setRecovering] = useState<RecoverChoices | null>(null);
 
   return (
     <section className="list-page runs-page" aria-labelledby="runs-heading">
@@ -64,11 +65,11 @@ export function RunHistory() {
           <h1 id="runs-heading">{flowName ? `Runs of “${flowName}”` : 'Runs'}</h1>
           <p className="page-sub">Every run, newest first. Duplicates stopped and steps skipped show what Onceflow kept from happening twice.</p>
         </div>
-        <button type="button" className="button-secondary" onClick={() => setRecovering(true)}>Recover…</button>
+        <button type="button" className="button-secondary" onClick={() => setRecovering({ statuses: ['failed'], ...(flowId ? { flowId } : {}) })}>Recover…</button>
       </div>
       <UndeliveredAlerts />
       <RecentRecoveries />
-      {recovering && <RecoverDialog initial={{ statuses: ['failed'], ...(flowId ? { flowId } : {}) }} onClose={() => setRecovering(false)} />}
+      {recovering && <RecoverDialog initial={recovering} onClose={() => setRecovering(null)} />}
 
       <div className="filters" role="search">
         <div className="filters__field filters__search">
@@ -116,7 +117,7 @@ export function RunHistory() {
       </div>
 
       {(status === 'failed' || status === 'needs_review') && !search && mode === 'live' && (
-        <BulkRerun key={`${status}:${flowId ?? ''}`} status={status} shown={list.length} {...(flowId ? { flowId } : {})} {...(flowName ? { flowName } : {})} />
+        <BulkRerun status={status} shown={list.length} {...(flowId ? { flowId } : {})} {...(flowName ? { flowName } : {})} onRecover={setRecovering} />
       )}
 
       <p className="search-reading" aria-live="polite" data-testid="runs.search-reading">{search ? `${describeRunSearch(parseRunSearch(search))}.` : ''}</p>
