@@ -16,7 +16,11 @@
  * shared word (`writeStarting`, `writeEnded`), starts none until it is lifted; the thread
  * waits for the transaction in progress to end, copies the last frames, and lifts it. The
  * next write finds every frame copied and starts the WAL over. Requests go on being read
- * meanwhile; only commits wait.
+ * meanwhile; only commits wait. Before it asks, the thread syncs the database file and
+ * the WAL itself: a pass syncs the database file only when it has copied every frame,
+ * which under steady writes only the paused pass does, so that pass would otherwise
+ * flush everything copied since the last pause (pauses of 14–17 ms on average, up to
+ * 37 ms; with the syncs done first, 7–8 ms, up to 19).
  *
  * The main connection keeps a high automatic threshold as a safety net: should this thread
  * fall behind or die, the WAL is still checkpointed, only on the event loop.
@@ -44,12 +48,22 @@ const IN_TRANSACTION = 1;
 // paused again for a while.
 const WORKER_SOURCE = `
 const { workerData, parentPort } = require('node:worker_threads');
+const { closeSync, fsyncSync, openSync } = require('node:fs');
 const Database = require(workerData.driver);
 const db = new Database(workerData.path, { timeout: 0 });
 const passive = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
 const shared = new Int32Array(workerData.shared);
 let pausedPassLog = 0;
 let skipPauses = 0;
+function sync(path) {
+  let fd;
+  try {
+    fd = openSync(path, 'r');
+    fsyncSync(fd);
+  } catch { /* not there yet: the pass syncs what there is */ } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
 function pausedPass() {
   Atomics.store(shared, ${PAUSE}, 1);
   try {
@@ -63,6 +77,14 @@ function pausedPass() {
     Atomics.notify(shared, ${PAUSE});
   }
 }
+/** Passes while writes go on, until one is quick: little is left for the paused one. */
+function catchUp() {
+  for (let pass = 0; pass < 3; pass++) {
+    const started = performance.now();
+    passive.get();
+    if (performance.now() - started < workerData.quickPassMs) break;
+  }
+}
 const tick = () => {
   try {
     const { log } = passive.get();
@@ -74,11 +96,13 @@ const tick = () => {
       skipPauses--;
       return;
     }
-    for (let pass = 0; pass < 3; pass++) {
-      const started = performance.now();
-      passive.get();
-      if (performance.now() - started < workerData.quickPassMs) break;
-    }
+    catchUp();
+    // A pass syncs the database file only once it has copied every frame, so the paused
+    // pass would flush all that the passes before it wrote: synced here, while writes go
+    // on, the paused pass has only its last frames to copy and sync.
+    sync(workerData.path);
+    sync(workerData.path + '-wal');
+    catchUp();
     pausedPass();
   } catch { /* busy or closing: the next tick tries again */ }
 };
