@@ -16,11 +16,8 @@
  * shared word (`writeStarting`, `writeEnded`), starts none until it is lifted; the thread
  * waits for the transaction in progress to end, copies the last frames, and lifts it. The
  * next write finds every frame copied and starts the WAL over. Requests go on being read
- * meanwhile; only commits wait. Before it asks, the thread syncs the database file and
- * the WAL itself: a pass syncs the database file only when it has copied every frame,
- * which under steady writes only the paused pass does, so that pass would otherwise
- * flush everything copied since the last pause (pauses of 14–17 ms on average, up to
- * 37 ms; with the syncs done first, 7–8 ms, up to 19).
+ * meanwhile; only commits wait. Before it asks, the thread syncs the files itself, so
+ * the pause is short (why: at `sync` below; figures: ARCHITECTURE.md).
  *
  * The main connection keeps a high automatic threshold as a safety net: should this thread
  * fall behind or die, the WAL is still checkpointed, only on the event loop.
@@ -97,9 +94,9 @@ const tick = () => {
       return;
     }
     catchUp();
-    // A pass syncs the database file only once it has copied every frame, so the paused
-    // pass would flush all that the passes before it wrote: synced here, while writes go
-    // on, the paused pass has only its last frames to copy and sync.
+    // A pass syncs the database file only once it has copied every frame, which under
+    // steady writes only the paused pass does: it would flush all the passes before it
+    // copied. Synced here, while writes go on, it has only its last frames to sync.
     sync(workerData.path);
     sync(workerData.path + '-wal');
     catchUp();

@@ -5,26 +5,24 @@
  * for any recovery. The dialog belongs to the page, not to this bar: the rerun empties the
  * list the bar stands on, and the dialog must stay to show its progress.
  */
-import type { RecoverChoices } from './RecoverDialog.tsx';
-
 type BulkStatus = 'failed' | 'needs_review';
 
 interface BulkRerunProps {
   status: BulkStatus;
   /** How many runs the list shows; with none, nothing is offered. */
   shown: number;
-  flowId?: string;
   flowName?: string;
-  onRecover(choices: RecoverChoices): void;
+  /** Opens the page's Recover… dialog with this status chosen. */
+  onRecover(status: BulkStatus): void;
 }
 
-export function BulkRerun({ status, shown, flowId, flowName, onRecover }: BulkRerunProps) {
+export function BulkRerun({ status, shown, flowName, onRecover }: BulkRerunProps) {
   const which = status === 'failed' ? 'failed runs' : 'runs that need review';
   if (shown === 0) return null;
   return (
     <div className="bulk-bar" role="region" aria-label="Rerun many runs">
       <p>Fixed the cause? Rerun all {which}{flowName ? ` of “${flowName}”` : ''} at once. You see what will happen first.</p>
-      <button type="button" className="button-primary" onClick={() => onRecover({ statuses: [status], ...(flowId ? { flowId } : {}) })}>
+      <button type="button" className="button-primary" onClick={() => onRecover(status)}>
         Rerun all {which}…
       </button>
     </div>

@@ -17,7 +17,7 @@ import { useNarrowScreen } from '../lib/useNarrowScreen.ts';
 import { UndeliveredAlerts } from '../alerts/UndeliveredAlerts.tsx';
 import { BulkRerun } from './BulkRerun.tsx';
 import { KeepingLine } from './KeepingLine.tsx';
-import { RecoverDialog, type RecoverChoices } from './RecoverDialog.tsx';
+import { RecoverDialog, type RecoverChoices, type RecoverStatus } from './RecoverDialog.tsx';
 import { RecentRecoveries } from '../operations/RecentRecoveries.tsx';
 import { RunCards } from './RunCards.tsx';
 import { formatDuration, formatWhen, RUN_STATUS_FILTERS, RUN_STATUS_WORDS, triggerWords } from './run-words.ts';
@@ -57,6 +57,7 @@ export function RunHistory() {
   const narrow = useNarrowScreen();
   // One Recover… dialog for the page, opened by its button or by the bulk shortcut.
   const [recovering, setRecovering] = useState<RecoverChoices | null>(null);
+  const recover = (statuses: RecoverStatus[]) => setRecovering({ statuses, ...(flowId ? { flowId } : {}) });
 
   return (
     <section className="list-page runs-page" aria-labelledby="runs-heading">
@@ -65,7 +66,7 @@ export function RunHistory() {
           <h1 id="runs-heading">{flowName ? `Runs of “${flowName}”` : 'Runs'}</h1>
           <p className="page-sub">Every run, newest first. Duplicates stopped and steps skipped show what Onceflow kept from happening twice.</p>
         </div>
-        <button type="button" className="button-secondary" onClick={() => setRecovering({ statuses: ['failed'], ...(flowId ? { flowId } : {}) })}>Recover…</button>
+        <button type="button" className="button-secondary" onClick={() => recover(['failed'])}>Recover…</button>
       </div>
       <UndeliveredAlerts />
       <RecentRecoveries />
@@ -117,7 +118,7 @@ export function RunHistory() {
       </div>
 
       {(status === 'failed' || status === 'needs_review') && !search && mode === 'live' && (
-        <BulkRerun status={status} shown={list.length} {...(flowId ? { flowId } : {})} {...(flowName ? { flowName } : {})} onRecover={setRecovering} />
+        <BulkRerun status={status} shown={list.length} {...(flowName ? { flowName } : {})} onRecover={(bulk) => recover([bulk])} />
       )}
 
       <p className="search-reading" aria-live="polite" data-testid="runs.search-reading">{search ? `${describeRunSearch(parseRunSearch(search))}.` : ''}</p>
