@@ -11,21 +11,26 @@ import { fileURLToPath } from 'node:url';
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const bundlePath = join(root, 'dist', 'server', 'onceflow.mjs');
 const SOURCES = ['server', 'core'].map((dir) => join(root, dir));
+// What the bundle is built from. Other files there (server/engine/ARCHITECTURE.md) are not
+// code: an edit to one must not send `npm start` back to the sources through tsx.
+const CODE = /\.(ts|tsx|js|mjs|cjs|json)$/;
 
-function newestMtime(dir) {
+/** The latest change to a code file under `dir`, in ms (0 when there is none). */
+export function newestCodeMtime(dir) {
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
+    if (entry.isDirectory()) newest = Math.max(newest, newestCodeMtime(path));
+    else if (CODE.test(entry.name)) newest = Math.max(newest, statSync(path).mtimeMs);
   }
   return newest;
 }
 
-/** Whether the bundle is missing or older than any file of server/ or core/. */
+/** Whether the bundle is missing or older than any code file of server/ or core/. */
 export function serverBundleStale() {
   if (!existsSync(bundlePath)) return true;
   const built = statSync(bundlePath).mtimeMs;
-  return SOURCES.some((dir) => newestMtime(dir) > built);
+  return SOURCES.some((dir) => newestCodeMtime(dir) > built);
 }
 
 export async function buildServerBundle() {
