@@ -4,18 +4,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildServerBundle, newestMtime, serverBundleStale } from './server-bundle.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const built = join(root, 'dist', 'web', 'index.html');
-
-function newestMtime(dir) {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
-  }
-  return newest;
-}
 
 // A build from before the assets were precompressed (vite.config.ts) is stale too.
 const assets = join(root, 'dist', 'web', 'assets');
@@ -28,7 +20,6 @@ if (stale) {
 
 // The server runs from its bundle (scripts/server-bundle.mjs); bin/onceflow.mjs falls back
 // to the sources when it is stale, so a failed build here only costs memory, not a start.
-const { buildServerBundle, serverBundleStale } = await import('./server-bundle.mjs');
 if (serverBundleStale()) {
   console.log('Building the server…');
   await buildServerBundle().catch((error) => console.warn(`The server bundle could not be built (${error.message}); the server runs from its sources instead.`));

@@ -15,16 +15,19 @@ const SOURCES = ['server', 'core'].map((dir) => join(root, dir));
 // code: an edit to one must not send `npm start` back to the sources through tsx.
 const CODE = /\.(ts|tsx|js|mjs|cjs|json)$/;
 
-/** The latest change to a code file under `dir`, in ms (0 when there is none). */
-export function newestCodeMtime(dir) {
+/** The latest change to a file under `dir` that `counts` (by its name), in ms; 0 when none. */
+export function newestMtime(dir, counts = () => true) {
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestCodeMtime(path));
-    else if (CODE.test(entry.name)) newest = Math.max(newest, statSync(path).mtimeMs);
+    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(path, counts));
+    else if (counts(entry.name)) newest = Math.max(newest, statSync(path).mtimeMs);
   }
   return newest;
 }
+
+/** The latest change to a code file under `dir`: what makes the server's bundle stale. */
+export const newestCodeMtime = (dir) => newestMtime(dir, (name) => CODE.test(name));
 
 /** Whether the bundle is missing or older than any code file of server/ or core/. */
 export function serverBundleStale() {

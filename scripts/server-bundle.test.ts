@@ -1,11 +1,12 @@
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { newestCodeMtime } from './server-bundle.mjs';
 
 describe('when the server bundle counts as stale', () => {
   let dir = '';
+  beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'onceflow-bundle-')); });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   function file(path: string, secondsAgo: number) {
@@ -19,7 +20,6 @@ describe('when the server bundle counts as stale', () => {
   }
 
   it('goes by the newest code file, however deep, and not by notes beside the code', () => {
-    dir = mkdtempSync(join(tmpdir(), 'onceflow-bundle-'));
     file('engine/ARCHITECTURE.md', 10);
     file('cli.ts', 300);
     const newest = file('engine/flow/document.ts', 200);
@@ -27,7 +27,6 @@ describe('when the server bundle counts as stale', () => {
   });
 
   it('counts every kind of file the bundle is built from', () => {
-    dir = mkdtempSync(join(tmpdir(), 'onceflow-bundle-'));
     file('a.ts', 500);
     const newest = file('data/words.json', 100);
     expect(newestCodeMtime(dir)).toBe(newest);
