@@ -12,15 +12,16 @@
 import type { Sql } from './db.ts';
 import { toJson } from './rows.ts';
 import { inputValues, inputValuesParam, searchedBody } from './input-values.ts';
-import { NEW_RUN_STATUS, queuedEvent } from './runs.ts';
+import { queuedEvent } from './runs.ts';
+import type { RunStatus } from './types.ts';
 import type { Delivery, IngestResult } from './inbound.ts';
 
 /** The fields of one delivery, in the order the statement reads them (`value ->> n`). */
 const FIELDS = [
   'inbound_id', 'hook_id', 'event_id', 'run_id', 'now', 'expires_at', 'flow_id', 'version_id', 'input', 'trigger_kind',
-  'trigger_node', 'replay_of', 'created_by', 'event_data', 'repeat_prefix', 'queued_data', 'input_values',
+  'trigger_node', 'replay_of', 'created_by', 'event_data', 'repeat_prefix', 'queued_data', 'input_values', 'lease_owner', 'lease_until',
 ] as const;
-const TYPES: Partial<Record<(typeof FIELDS)[number], string>> = { now: 'bigint', expires_at: 'bigint' };
+const TYPES: Partial<Record<(typeof FIELDS)[number], string>> = { now: 'bigint', expires_at: 'bigint', lease_until: 'bigint' };
 
 const COLUMNS = FIELDS.map((name, index) =>
   name === 'input_values' ? `value -> ${index} AS ${name}` : `(value ->> ${index})${TYPES[name] ? `::${TYPES[name]}` : ''} AS ${name}`,
@@ -54,12 +55,15 @@ const INGEST_BATCH = `WITH batch AS MATERIALIZED (
     SELECT batch.*, inbound.run_id AS recorded_run, inbound.duplicates
     FROM batch JOIN inbound ON inbound.hook_id = batch.hook_id AND inbound.event_id = batch.event_id),
   queued AS (
-    INSERT INTO runs (id, seq, flow_id, version_id, status, input, trigger_kind, trigger_node, event_id, replay_of, attempt, lease_fence, created_at, created_by)
+    INSERT INTO runs (id, seq, flow_id, version_id, status, lease_owner, lease_until, lease_fence, started_at, input, trigger_kind, trigger_node, event_id, replay_of, attempt, created_at, created_by)
     SELECT run_id, nextval('runs_seq_seq'), flow_id, version_id,
-      ${NEW_RUN_STATUS.replace('id = ?', 'flows.id = answered.flow_id')},
-      input, trigger_kind, trigger_node, event_id, replay_of, 1, 0, now, created_by
-    FROM answered WHERE recorded_run = run_id ORDER BY position
-    RETURNING id, seq),
+      CASE WHEN flow.paused THEN 'held' WHEN lease_owner IS NOT NULL THEN 'running' ELSE 'queued' END,
+      CASE WHEN flow.paused THEN NULL ELSE lease_owner END, CASE WHEN flow.paused THEN NULL ELSE lease_until END,
+      CASE WHEN flow.paused OR lease_owner IS NULL THEN 0 ELSE 1 END, CASE WHEN flow.paused OR lease_owner IS NULL THEN NULL ELSE now END,
+      input, trigger_kind, trigger_node, event_id, replay_of, 1, now, created_by
+    FROM answered CROSS JOIN LATERAL (SELECT EXISTS (SELECT 1 FROM flows WHERE flows.id = answered.flow_id AND paused_at IS NOT NULL) AS paused) AS flow
+    WHERE recorded_run = run_id ORDER BY position
+    RETURNING id, seq, status),
   searchable AS (
     INSERT INTO run_input_values (path, value, run_seq)
     SELECT searched.value ->> 0, searched.value ->> 1, queued.seq
@@ -73,7 +77,7 @@ const INGEST_BATCH = `WITH batch AS MATERIALIZED (
       UNION ALL
       SELECT position, 3, recorded_run, 'webhook.duplicate', trigger_node, repeat_prefix || (duplicates + 1) || '}', now FROM answered WHERE recorded_run <> run_id
     ) AS written ORDER BY position, step)
-  SELECT position, recorded_run AS run_id, duplicates FROM answered`;
+  SELECT position, recorded_run AS run_id, duplicates, queued.seq, queued.status FROM answered LEFT JOIN queued ON queued.id = answered.recorded_run`;
 
 /** One delivery as a row of the batch parameter. */
 function batchRow(delivery: Delivery): unknown[] {
@@ -88,6 +92,7 @@ function batchRow(delivery: Delivery): unknown[] {
     repeat_prefix: `${eventData.slice(0, -1)}${eventData === '{}' ? '' : ','}"repeat":`,
     queued_data: toJson(queuedEvent(run).data),
     input_values: inputValuesParam(inputValues(searchedBody(run))),
+    lease_owner: run.leaseTo?.workerId ?? null, lease_until: run.leaseTo?.leaseUntil ?? null,
   };
   return FIELDS.map((name) => values[name]);
 }
@@ -98,11 +103,13 @@ function batchRow(delivery: Delivery): unknown[] {
  */
 export async function ingestBatch(sql: Sql, deliveries: readonly Delivery[]): Promise<IngestResult[]> {
   if (sql.dialect !== 'postgresql') throw new Error('ingestBatch is the PostgreSQL statement; SQLite commits deliveries together in db.ts');
-  const rows = await sql.all<{ position: number; run_id: string; duplicates: number }>(INGEST_BATCH, [deliveries.map(batchRow)]);
+  const rows = await sql.all<{ position: number; run_id: string; duplicates: number; seq: number | null; status: RunStatus | null }>(INGEST_BATCH, [deliveries.map(batchRow)]);
   const answers = new Map(rows.map((row) => [Number(row.position), row]));
   return deliveries.map((delivery, index) => {
     const row = answers.get(index + 1);
     if (!row) throw new Error(`inbound event ${delivery.hookId}/${delivery.eventId} was not recorded`);
-    return row.run_id === delivery.run.id ? { duplicate: false, runId: delivery.run.id } : { duplicate: true, runId: row.run_id, duplicates: Number(row.duplicates) };
+    return row.run_id === delivery.run.id
+      ? { duplicate: false, runId: delivery.run.id, seq: Number(row.seq), status: row.status ?? 'queued' }
+      : { duplicate: true, runId: row.run_id, duplicates: Number(row.duplicates) };
   });
 }

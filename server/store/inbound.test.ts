@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { testDatabases } from '../testing/databases.ts';
 import { useMigratedDatabase } from '../testing/migrated-database.ts';
 import { ingestDelivery, type Delivery } from './inbound.ts';
-import { getRun } from './runs.ts';
+import { getRun, leaseRuns, runLeasedOnInsert } from './runs.ts';
 import { listEvents } from './timeline.ts';
 
 const delivery = (eventId: string, runId: string, now: number, expiresAt = now + 60_000): Delivery => ({
@@ -23,8 +23,8 @@ for (const kind of testDatabases()) {
 
     it('queues a run for a new id and counts repeats on its timeline (the n-th delivery), in order', async () => {
       const first = await database().durably((sql) => ingestDelivery(sql, delivery('evt_1', 'run_a', 1000)));
-      expect(first).toEqual({ duplicate: false, runId: 'run_a' });
       const run = await getRun(database(), 'run_a');
+      expect(first).toEqual({ duplicate: false, runId: 'run_a', seq: run!.seq, status: 'queued' });
       expect(run).toMatchObject({ status: 'queued', eventId: 'evt_1', input: { body: { id: 'evt_1' } }, createdAt: 1000 });
 
       expect(await database().durably((sql) => ingestDelivery(sql, delivery('evt_1', 'run_b', 2000)))).toEqual({ duplicate: true, runId: 'run_a', duplicates: 1 });
@@ -42,7 +42,7 @@ for (const kind of testDatabases()) {
 
     it('accepts an id again once its dedupe window has passed', async () => {
       await database().durably((sql) => ingestDelivery(sql, delivery('evt_2', 'run_d', 1000, 1500)));
-      expect(await database().durably((sql) => ingestDelivery(sql, delivery('evt_2', 'run_e', 2000)))).toEqual({ duplicate: false, runId: 'run_e' });
+      expect(await database().durably((sql) => ingestDelivery(sql, delivery('evt_2', 'run_e', 2000)))).toMatchObject({ duplicate: false, runId: 'run_e', status: 'queued' });
       expect(await getRun(database(), 'run_e')).toMatchObject({ status: 'queued' });
       expect((await listEvents(database(), 'run_d')).map((event) => event.type)).toEqual(['webhook.received', 'run.queued']);
     });
@@ -52,6 +52,27 @@ for (const kind of testDatabases()) {
       await database().durably((sql) => ingestDelivery(sql, delivery('evt_4', 'run_g', 4000)));
       const [f, g] = [await getRun(database(), 'run_f'), await getRun(database(), 'run_g')];
       expect(g!.seq).toBe(f!.seq + 1);
+    });
+
+    it('writes a run leased to a worker when asked, the same row the worker is handed, and holds it instead in a paused flow', async () => {
+      const db = database();
+      await db.run(`INSERT INTO flows (id, name, draft, created_at, updated_at, paused_at, paused_by) VALUES ('flow_1', 'Live', '{}', 1, 1, NULL, NULL), ('flow_p', 'Paused', '{}', 1, 1, 5, 'alice')`);
+      const leaseTo = { workerId: 'wrk_1', leaseUntil: 9_000 };
+      const leased = { ...delivery('evt_5', 'run_h', 5000), run: { ...delivery('evt_5', 'run_h', 5000).run, leaseTo } };
+      const answer = await db.durably((sql) => ingestDelivery(sql, leased));
+      expect(answer).toMatchObject({ duplicate: false, runId: 'run_h', status: 'running' });
+      const written = await getRun(db, 'run_h');
+      expect(written).toMatchObject({ status: 'running', leaseOwner: 'wrk_1', leaseUntil: 9_000, leaseFence: 1, startedAt: 5000, attempt: 1 });
+      const { flowPausedAt, flowPausedBy, ...handed } = runLeasedOnInsert({ ...leased.run, leaseTo }, answer.duplicate ? -1 : answer.seq);
+      expect([flowPausedAt, flowPausedBy]).toEqual([null, null]);
+      expect(handed).toEqual(written);
+      // No other worker can lease it while its lease holds.
+      const others = await leaseRuns(db, { workerId: 'wrk_2', limit: 100, leaseMs: 1000, now: 6000 });
+      expect(others.map((each) => each.id)).not.toContain('run_h');
+
+      const paused = { ...delivery('evt_6', 'run_i', 5000), run: { ...delivery('evt_6', 'run_i', 5000).run, flowId: 'flow_p', leaseTo } };
+      expect(await db.durably((sql) => ingestDelivery(sql, paused))).toMatchObject({ duplicate: false, runId: 'run_i', status: 'held' });
+      expect(await getRun(db, 'run_i')).toMatchObject({ status: 'held', leaseOwner: null, leaseUntil: null, leaseFence: 0, startedAt: null });
     });
   });
 }

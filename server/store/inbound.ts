@@ -7,9 +7,9 @@ import { isOneOf } from './batch.ts';
 import type { Sql } from './db.ts';
 import { INBOUND_EVENT_COLUMNS, REJECTION_COLUMNS, toInboundEvent, toRejection, type RejectionRow } from './rows.ts';
 import { ingestBatch } from './inbound-batch.ts';
-import { insertRun, type NewRun } from './runs.ts';
+import { insertRunRow, type NewRun } from './runs.ts';
 import { insertEvents } from './timeline.ts';
-import type { TimelineEvent } from './types.ts';
+import type { RunStatus, TimelineEvent } from './types.ts';
 
 export interface Delivery {
   inboundId: string;
@@ -22,7 +22,8 @@ export interface Delivery {
   eventData: Record<string, unknown>;
 }
 
-export type IngestResult = { duplicate: false; runId: string } | { duplicate: true; runId: string; duplicates: number };
+/** A new delivery's run says its number and the status it was written with: running when it was leased on insert (`run.leaseTo`). */
+export type IngestResult = { duplicate: false; runId: string; seq: number; status: RunStatus } | { duplicate: true; runId: string; duplicates: number };
 
 /**
  * Records a delivery: a new event id takes a row and queues its run (held while the flow
@@ -64,8 +65,8 @@ async function ingestStepByStep(sql: Sql, delivery: Delivery): Promise<IngestRes
     ?? await sql.get<{ run_id: string; duplicates: number }>(TAKE_OVER_EXPIRED, [inboundId, run.id, now, now, expiresAt, hookId, eventId, now]);
   if (!row) throw new Error(`inbound event ${hookId}/${eventId} was not recorded`);
   if (row.run_id === run.id) {
-    await insertRun(sql, run, [receivedEvent(delivery)]);
-    return { duplicate: false, runId: run.id };
+    const { seq, status } = await insertRunRow(sql, run, [receivedEvent(delivery)]);
+    return { duplicate: false, runId: run.id, seq, status };
   }
   const duplicates = Number(row.duplicates);
   await insertEvents(sql, [{

@@ -50,13 +50,14 @@ for (const kind of testDatabases()) {
       ];
       const answers = await Promise.all(burst.map((each) => ingest(each)));
 
-      expect(answers.slice(0, 20)).toEqual(burst.slice(0, 20).map((each) => ({ duplicate: false, runId: each.run.id })));
+      const queued = (runId: string) => ({ duplicate: false, runId, seq: expect.any(Number), status: 'queued' });
+      expect(answers.slice(0, 20)).toEqual(burst.slice(0, 20).map((each) => queued(each.run.id)));
       expect(answers.slice(20)).toEqual([
         { duplicate: true, runId: 'run_stored', duplicates: 1 },
-        { duplicate: false, runId: 'run_taken_over' },
+        queued('run_taken_over'),
         { duplicate: true, runId: 'run_00', duplicates: 1 },
         { duplicate: true, runId: 'run_00', duplicates: 2 },
-        { duplicate: false, runId: 'run_held' },
+        { duplicate: false, runId: 'run_held', seq: expect.any(Number), status: 'held' },
       ]);
 
       // Numbers in arrival order, and no run for a repeat.
@@ -115,13 +116,29 @@ for (const kind of testDatabases().filter((each) => each.name === 'postgresql'))
       const db = database();
       await db.durably((sql) => ingestDelivery(sql, delivery('evt_b', 'run_b')));
       expect(await ingestBatch(db, [delivery('evt_a', 'run_a'), delivery('evt_b', 'run_b2'), delivery('evt_c', 'run_c')])).toEqual([
-        { duplicate: false, runId: 'run_a' },
+        { duplicate: false, runId: 'run_a', seq: (await getRun(db, 'run_a'))!.seq, status: 'queued' },
         { duplicate: true, runId: 'run_b', duplicates: 1 },
-        { duplicate: false, runId: 'run_c' },
+        { duplicate: false, runId: 'run_c', seq: (await getRun(db, 'run_c'))!.seq, status: 'queued' },
       ]);
       await expect(ingestBatch(db, [delivery('evt_d', 'run_d'), delivery('evt_e', 'run_a')])).rejects.toThrow();
       expect(await db.get(`SELECT id FROM inbound_events WHERE event_id = 'evt_d'`)).toBeUndefined();
       expect(await getRun(db, 'run_d')).toBeUndefined();
+    });
+
+    it('writes each run leased or queued as its delivery asked, in one statement, and a paused flow\'s held', async () => {
+      const db = database();
+      await db.run(`INSERT INTO flows (id, name, draft, created_at, updated_at, paused_at, paused_by) VALUES ('flow_stopped', 'P', '{}', 1, 1, 5, 'alice')`);
+      await db.durably((sql) => ingestDelivery(sql, delivery('evt_r', 'run_r')));
+      const leaseTo = { workerId: 'wrk_1', leaseUntil: NOW + 30_000 };
+      const leased = (each: Delivery): Delivery => ({ ...each, run: { ...each.run, leaseTo } });
+      const answers = await ingestBatch(db, [
+        leased(delivery('evt_l1', 'run_l1')), delivery('evt_q1', 'run_q1'), leased(delivery('evt_h1', 'run_h1', { flowId: 'flow_stopped' })), leased(delivery('evt_r', 'run_again')),
+      ]);
+      expect(answers.map((answer) => (answer.duplicate ? 'duplicate' : answer.status))).toEqual(['running', 'queued', 'held', 'duplicate']);
+      expect(await getRun(db, 'run_l1')).toMatchObject({ status: 'running', leaseOwner: 'wrk_1', leaseUntil: NOW + 30_000, leaseFence: 1, startedAt: NOW });
+      expect(await getRun(db, 'run_q1')).toMatchObject({ status: 'queued', leaseOwner: null, leaseUntil: null, leaseFence: 0, startedAt: null });
+      expect(await getRun(db, 'run_h1')).toMatchObject({ status: 'held', leaseOwner: null, leaseUntil: null, leaseFence: 0, startedAt: null });
+      expect(await getRun(db, 'run_again')).toBeUndefined();
     });
   });
 }

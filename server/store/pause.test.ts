@@ -33,7 +33,7 @@ for (const kind of testDatabases()) {
       const delivery = await db.durably((sql) => ingestDelivery(sql, {
         inboundId: 'inb_1', hookId: 'hook_p', eventId: 'evt_1', expiresAt: 10_000, eventData: { eventId: 'evt_1' }, run: { ...run('run_c', 'flow_p', 30, 'webhook'), eventId: 'evt_1' },
       }));
-      expect(delivery).toEqual({ duplicate: false, runId: 'run_c' });
+      expect(delivery).toMatchObject({ duplicate: false, runId: 'run_c', status: 'held' });
       const statuses = await db.all<{ id: string; status: string }>(`SELECT id, status FROM runs ORDER BY seq`);
       expect(statuses).toEqual([
         { id: 'run_a', status: 'held' }, { id: 'run_other', status: 'queued' }, { id: 'run_b', status: 'held' }, { id: 'run_c', status: 'held' },

@@ -25,6 +25,16 @@ export interface NewRun {
   test?: { scope: string; targets: TestTargets };
   /** A child run: the parent run and the Run flow step that started it. */
   parent?: { runId: string; nodeId: string };
+  /**
+   * Written already leased to this worker (fence 1, status running), so it starts without
+   * a lease of its own (worker.ts, `startNow`); a paused flow's run is held all the same.
+   */
+  leaseTo?: RunLeaseTo;
+}
+
+export interface RunLeaseTo {
+  workerId: string;
+  leaseUntil: number;
 }
 
 /**
@@ -39,17 +49,54 @@ export const NEW_RUN_STATUS = `CASE WHEN EXISTS (SELECT 1 FROM flows WHERE id = 
  * searchable input values (input-values.ts); returns its number.
  */
 export async function insertRun(sql: Sql, run: NewRun, extraEvents: TimelineEvent[] = []): Promise<number> {
-  const nextSeq =
-    sql.dialect === 'sqlite' ? '(SELECT COALESCE(MAX(seq), 0) + 1 FROM runs)' : "nextval('runs_seq_seq')";
-  const row = await sql.get<{ seq: number }>(
-    `INSERT INTO runs (id, seq, flow_id, version_id, status, input, trigger_kind, trigger_node, event_id, replay_of, attempt, lease_fence, created_at, created_by, test_scope, test_targets, parent_run_id, parent_node_id)
-     VALUES (?, ${nextSeq}, ?, ?, ${NEW_RUN_STATUS}, ?, ?, ?, ?, ?, 1, 0, ?, ?, ?, ?, ?, ?) RETURNING seq`,
-    [run.id, run.flowId, run.versionId, run.flowId, toJson(run.input), run.triggerKind, run.triggerNode, run.eventId, run.replayOf, run.createdAt, run.createdBy, run.test?.scope ?? null, run.test?.targets ?? null, run.parent?.runId ?? null, run.parent?.nodeId ?? null],
-  );
+  return (await insertRunRow(sql, run, extraEvents)).seq;
+}
+
+const nextSeq = (sql: Sql) => (sql.dialect === 'sqlite' ? '(SELECT COALESCE(MAX(seq), 0) + 1 FROM runs)' : "nextval('runs_seq_seq')");
+
+/*
+ * A run written leased: every lease column is decided by the same look at the flow's
+ * pause, read once in the FROM, so a paused flow's run is held and leased to nobody.
+ */
+const LEASED_ON_INSERT = `CASE WHEN flow.paused THEN 'held' ELSE 'running' END,
+       CASE WHEN flow.paused THEN NULL ELSE CAST(? AS TEXT) END, CASE WHEN flow.paused THEN NULL ELSE CAST(? AS BIGINT) END,
+       CASE WHEN flow.paused THEN 0 ELSE 1 END, CASE WHEN flow.paused THEN NULL ELSE CAST(? AS BIGINT) END`;
+
+/** insertRun, also saying the status the run was written with (running when leased on insert, held in a paused flow). */
+export async function insertRunRow(sql: Sql, run: NewRun, extraEvents: TimelineEvent[] = []): Promise<{ seq: number; status: RunStatus }> {
+  const values = [run.id, run.flowId, run.versionId];
+  const rest = [toJson(run.input), run.triggerKind, run.triggerNode, run.eventId, run.replayOf, run.createdAt, run.createdBy, run.test?.scope ?? null, run.test?.targets ?? null, run.parent?.runId ?? null, run.parent?.nodeId ?? null];
+  const row = run.leaseTo
+    ? await sql.get<{ seq: number; status: RunStatus }>(
+      `INSERT INTO runs (id, seq, flow_id, version_id, status, lease_owner, lease_until, lease_fence, started_at, input, trigger_kind, trigger_node, event_id, replay_of, attempt, created_at, created_by, test_scope, test_targets, parent_run_id, parent_node_id)
+       SELECT ?, ${nextSeq(sql)}, ?, ?, ${LEASED_ON_INSERT}, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?
+       FROM (SELECT EXISTS (SELECT 1 FROM flows WHERE id = ? AND paused_at IS NOT NULL) AS paused) AS flow RETURNING seq, status`,
+      [...values, run.leaseTo.workerId, run.leaseTo.leaseUntil, run.createdAt, ...rest, run.flowId],
+    )
+    : await sql.get<{ seq: number; status: RunStatus }>(
+      `INSERT INTO runs (id, seq, flow_id, version_id, status, input, trigger_kind, trigger_node, event_id, replay_of, attempt, lease_fence, created_at, created_by, test_scope, test_targets, parent_run_id, parent_node_id)
+       VALUES (?, ${nextSeq(sql)}, ?, ?, ${NEW_RUN_STATUS}, ?, ?, ?, ?, ?, 1, 0, ?, ?, ?, ?, ?, ?) RETURNING seq, status`,
+      [...values, run.flowId, ...rest],
+    );
   const seq = Number(row!.seq);
   await insertInputValues(sql, seq, inputValues(searchedBody(run)));
   await insertEvents(sql, [...extraEvents, queuedEvent(run)]);
-  return seq;
+  return { seq, status: row!.status };
+}
+
+/**
+ * The row a run written leased (`leaseTo`, status running) holds, built from what was
+ * written rather than read back: the worker that takes it needs no statement at all. Its
+ * flow was not paused when it was written, or it would have been held.
+ */
+export function runLeasedOnInsert(run: NewRun & { leaseTo: RunLeaseTo }, seq: number): LeasedRun {
+  return {
+    id: run.id, seq, flowId: run.flowId, versionId: run.versionId, status: 'running', input: run.input, triggerKind: run.triggerKind,
+    triggerNode: run.triggerNode, eventId: run.eventId, replayOf: run.replayOf, attempt: 1, leaseOwner: run.leaseTo.workerId,
+    leaseUntil: run.leaseTo.leaseUntil, leaseFence: 1, wakeAt: null, error: null, createdAt: run.createdAt, startedAt: run.createdAt,
+    finishedAt: null, createdBy: run.createdBy, testScope: run.test?.scope ?? null, testTargets: run.test?.targets ?? null, failedNode: null,
+    parentRunId: run.parent?.runId ?? null, parentNodeId: run.parent?.nodeId ?? null, flowPausedAt: null, flowPausedBy: null,
+  };
 }
 
 /** The `run.queued` event every new run's timeline starts with (after what started it). */
