@@ -15,7 +15,7 @@ import { migrate } from '../server/store/migrate.ts';
 import { openDatabase } from '../server/store/db.ts';
 import { startServerProcess, trpc, freePort } from '../server/testing/server-process.ts';
 import { startReceiver } from '../server/testing/receiver.ts';
-import { webhookEffectFlow } from '../server/testing/webhook-flows.ts';
+import { webhookEffectFlow, webhookNoteFlow } from '../server/testing/webhook-flows.ts';
 import { round } from './stats.ts';
 import { SETTLED_RUN_STATUSES } from '../server/engine/types.ts';
 
@@ -108,15 +108,6 @@ async function countRuns(databaseUrl: string, hookId: string): Promise<{ runsQue
   }
 }
 
-const INTAKE_FLOW = {
-  format: 'onceflow/v1', name: 'Webhook bench', sampleInput: { id: 'evt_1' },
-  nodes: [
-    { id: 'hook', type: 'trigger.webhook', position: { x: 0, y: 0 }, data: { eventId: '{{ trigger.body.id }}' } },
-    { id: 'note', type: 'transform', position: { x: 200, y: 0 }, data: { outputs: { order: '{{ trigger.body.order.id }}' } } },
-  ],
-  edges: [{ id: 'e1', source: 'hook', target: 'note' }],
-};
-
 /** A database of its own, dropped when done with. */
 export type FreshDatabase = () => Promise<{ url: string; drop(): Promise<void> }>;
 
@@ -133,7 +124,7 @@ export async function benchWebhooks(freshDatabase: FreshDatabase, label: string,
     const server = await startServerProcess({ DATABASE_URL: database.url, ONCEFLOW_LOG_LEVEL: 'silent' }, shape === 'worker' ? ['start'] : ['start', '--no-worker']);
     const startupSeconds = round((performance.now() - starting) / 1000);
     try {
-      const { triggers } = await trpc<{ triggers: { hookId: string }[] }>(server.url, 'flows.import', { document: { ...INTAKE_FLOW, name: `Webhook bench ${shape}` } });
+      const { triggers } = await trpc<{ triggers: { hookId: string }[] }>(server.url, 'flows.import', { document: webhookNoteFlow(`Webhook bench ${shape}`) });
       const hookId = triggers[0]!.hookId;
       const hook = `${server.url}/hooks/${hookId}`;
       const idleRssMb = rssMb(server.child.pid);

@@ -196,7 +196,16 @@ export async function createServices(env: Env, givenLog?: Logger): Promise<Servi
     createAlertSender: makeAlertSender,
     stepTry: stepTryService({ db, flows: store, secrets: loadSecrets, clock }),
     sandbox,
-    webhooks: webhookIntake({ db, clock, triggers: triggerDirectory(db, plans, clock.now), secrets: loadSecrets, onQueued: nudge, metrics: metrics.engine }),
+    webhooks: webhookIntake({
+      db, clock, triggers: triggerDirectory(db, plans, clock.now), secrets: loadSecrets, onQueued: nudge, metrics: metrics.engine,
+      startNow: () => {
+        for (const worker of workers) {
+          const place = worker.startNow();
+          if (place) return place;
+        }
+        return null;
+      },
+    }),
     autoReruns,
     createWorker: makeWorker,
     takeUpRecoveries() {

@@ -8,6 +8,7 @@ import { newId } from '../ids.ts';
 import type { Db } from '../store/db.ts';
 import { recordRejection } from '../store/inbound.ts';
 import { ingestQueue } from '../store/ingest-queue.ts';
+import type { IngestResult } from '../store/inbound.ts';
 import { verifySignature } from '../webhooks/signatures.ts';
 import { errorMessage } from './errors.ts';
 import { parseDuration } from '../../core/duration.ts';
@@ -15,6 +16,8 @@ import { describeValueProblem, findValueProblem } from './input-limits.ts';
 import { MAX_KEY_LENGTH } from './templates/lint-key.ts';
 import { renderTemplate } from '../../core/templates/render.ts';
 import type { TriggerDirectory } from './trigger-directory.ts';
+import type { RunPlace } from './worker.ts';
+import { runLeasedOnInsert, type NewRun } from '../store/runs.ts';
 import { NO_ENGINE_METRICS, type EngineMetrics, type RefusalReason } from './engine-metrics.ts';
 import type { Clock } from './types.ts';
 
@@ -45,6 +48,8 @@ export interface WebhookIntakeDeps {
   triggers: TriggerDirectory;
   secrets(): Promise<Record<string, string>>;
   onQueued(): void;
+  /** A place in this process's worker for a new run, written leased to it so it starts at once (worker.ts); none without a worker. */
+  startNow?: () => RunPlace | null;
   /** Counts each delivery's result for /metrics (none when not given). */
   metrics?: EngineMetrics;
 }
@@ -154,26 +159,37 @@ export function webhookIntake(deps: WebhookIntakeDeps) {
       // Brings the masker up to date in a process that runs no worker (cached: one small
       // query a second at most), so a secret set elsewhere is never stored here in clear.
       await deps.secrets().catch(() => undefined);
-      const runId = newId('run');
+      // With a worker in this process and nothing waiting in the queue, the run is written
+      // leased to that worker and starts without a lease statement of its own.
+      const place = deps.startNow?.() ?? null;
+      const run: NewRun = {
+        id: newId('run'), flowId: trigger.flowId, versionId: trigger.versionId, input: { body: parsed.body, headers, receivedAt },
+        triggerKind: 'webhook', triggerNode: trigger.nodeId, eventId, replayOf: null, createdAt: now, createdBy: 'webhook',
+        ...(place ? { leaseTo: place.leaseTo } : {}),
+      };
       // A group commit on SQLite, a batch statement on PostgreSQL (ingest-queue.ts): the
       // delivery is durable before it is acknowledged.
-      const result = await ingest({
-        inboundId: newId('inb'),
-        hookId: trigger.hookId,
-        eventId,
-        expiresAt: now + parseDuration(data.dedupeWindow ?? DEFAULT_DEDUPE_WINDOW),
-        eventData: { eventId },
-        run: {
-          id: runId, flowId: trigger.flowId, versionId: trigger.versionId, input: { body: parsed.body, headers, receivedAt },
-          triggerKind: 'webhook', triggerNode: trigger.nodeId, eventId, replayOf: null, createdAt: now, createdBy: 'webhook',
-        },
-      });
+      let result: IngestResult;
+      try {
+        result = await ingest({
+          inboundId: newId('inb'), hookId: trigger.hookId, eventId, run, eventData: { eventId },
+          expiresAt: now + parseDuration(data.dedupeWindow ?? DEFAULT_DEDUPE_WINDOW),
+        });
+      } catch (error) {
+        place?.giveBack();
+        throw error;
+      }
+      let startedNow = false;
+      if (place && !result.duplicate && result.status === 'running') {
+        place.take(runLeasedOnInsert({ ...run, leaseTo: place.leaseTo }, result.seq));
+        startedNow = true;
+      } else place?.giveBack();
       if (result.duplicate) {
         metrics.delivery('duplicate');
         return { status: 200, body: { duplicate: true, runId: result.runId } };
       }
       metrics.delivery('accepted');
-      deps.onQueued();
+      if (!startedNow) deps.onQueued();
       return { status: 202, body: { runId: result.runId } };
     },
   };

@@ -5,24 +5,15 @@
  * of every heartbeat), so a test decides when a heartbeat finishes.
  */
 import { createServer, type ServerResponse } from 'node:http';
-import { mkdtempSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readEnv } from '../env.ts';
-import { createServices, type Services } from '../services.ts';
+import type { Services } from '../services.ts';
 import type { Db } from '../store/db.ts';
 import { getRun } from '../store/runs.ts';
 import { testDatabases, type TestDatabase } from '../testing/databases.ts';
-import { invoiceFlow } from '../testing/engine-harness.ts';
+import { createTestServices, invoiceFlow, workerOnDatabase } from '../testing/engine-harness.ts';
 import { until } from '../testing/wait-for.ts';
-import { createCrashPoints } from './crash-points.ts';
-import { createNetworkPolicy } from './network-policy.ts';
-import { DEFAULT_ENGINE_CONFIG } from './step-runtime.ts';
-import { systemClock } from './types.ts';
-import { createWorker, type Worker } from './worker.ts';
+import type { Worker } from './worker.ts';
 
 /** What the wrapper saw of the worker's own rows, in order, and how many heartbeats overlapped. */
 interface Watch {
@@ -88,13 +79,7 @@ for (const kind of testDatabases()) {
 
     /** A worker whose heartbeat runs every max(50, leaseMs / 3) ms. */
     function workerOn(db: Db, leaseMs: number): Worker {
-      const worker = createWorker(
-        {
-          db, clock: systemClock, log: services.log, config: { ...DEFAULT_ENGINE_CONFIG, leaseMs, claimLeaseMs: leaseMs },
-          crash: createCrashPoints(undefined), services: { network: createNetworkPolicy() },
-        },
-        { concurrency: 4, pollMs: 20, plans: services.plans, loadSecrets: () => services.secrets.values() },
-      );
+      const worker = workerOnDatabase(services, db, { concurrency: 4, leaseMs });
       workers.push(worker);
       return worker;
     }
@@ -103,8 +88,7 @@ for (const kind of testDatabases()) {
 
     beforeAll(async () => {
       database = await kind.create();
-      const dataDir = mkdtempSync(join(tmpdir(), 'onceflow-data-'));
-      services = await createServices(readEnv({ DATABASE_URL: database.url, ONCEFLOW_DATA_DIR: dataDir }), pino({ level: 'silent' }));
+      services = await createTestServices(database.url);
     });
     afterAll(async () => {
       await Promise.all(workers.map((worker) => worker.stop(0)));

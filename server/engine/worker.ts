@@ -11,7 +11,7 @@
 import { hostname } from 'node:os';
 import { newId } from '../ids.ts';
 import { extendClaimLease } from '../store/claims.ts';
-import { heartbeatRuns, leaseRunsNotingTakeOvers, releaseRunLease, type LeasedRun, type LeaseRequest } from '../store/runs.ts';
+import { heartbeatRuns, leaseRunsNotingTakeOvers, releaseRunLease, type LeasedRun, type LeaseRequest, type RunLeaseTo } from '../store/runs.ts';
 import type { FlowPause } from '../store/pause.ts';
 import { cancelledAmong } from '../store/run-cancel.ts';
 import { announceWorker, retireWorker } from '../store/workers.ts';
@@ -42,6 +42,19 @@ export const RUNS_CHANNEL = 'onceflow_runs';
 /** How long runs in hand may take to finish once the worker is asked to stop (default: 10 s). */
 export const STOP_GRACE_MS = 10_000;
 
+/**
+ * A place in a worker's hands for one run about to be written, so the run is written
+ * already leased to it and starts without a lease statement (webhook-intake.ts). Settled
+ * exactly once: take the run written leased, or give the place back.
+ */
+export interface RunPlace {
+  readonly leaseTo: RunLeaseTo;
+  /** The run was written leased to this worker (status running, fence 1): it starts now. */
+  take(run: LeasedRun): void;
+  /** It was not (a repeat, a paused flow's held run, a failed write): the place is free again. */
+  giveBack(): void;
+}
+
 export interface Worker {
   readonly id: string;
   readonly mode: WorkerMode;
@@ -50,6 +63,13 @@ export interface Worker {
   /** idle → starting; the worker is running (leasing) once it listens for wake-ups. Only once. */
   start(): void;
   nudge(): void;
+  /**
+   * A place for a new run, or null when the worker is not running or its places for new
+   * runs are taken. One lease's worth of places is always left to the lease loop, so runs
+   * already waiting in the queue (or due from a delay, or whose worker died) are still
+   * leased while new ones keep arriving.
+   */
+  startNow(): RunPlace | null;
   /**
    * Stops leasing, lets running runs finish for up to `graceMs`, then aborts and releases
    * the rest; resolves when every heartbeat and poll has finished and the worker has
@@ -92,8 +112,46 @@ export function createWorker(base: Omit<EngineDeps, 'claims'>, options: WorkerOp
   let heartbeats: Repeater | null = null;
   let unlisten: (() => Promise<void>) | null = null;
   let stopped: Promise<void> | null = null;
+  /** Places given out by startNow and not yet settled; stop() waits for them. */
+  let placesOut = 0;
+  const placesSettled: (() => void)[] = [];
+  /** Places startNow may fill: the rest are the lease loop's, for runs that were already waiting. */
+  const placesForNewRuns = options.concurrency - batch;
 
   const nudge = () => wake?.();
+
+  function startRun(leasedRun: RunRow): void {
+    const abort = new AbortController();
+    const entry: ActiveRun = { run: leasedRun, abort, done: Promise.resolve() };
+    active.set(leasedRun.id, entry);
+    entry.done = execute(leasedRun, abort);
+  }
+
+  function startNow(): RunPlace | null {
+    if (lifecycle.mode !== 'running' || options.lease) return null;
+    if (active.size + placesOut >= placesForNewRuns) return null;
+    placesOut += 1;
+    let settled = false;
+    const settle = () => {
+      if (settled) throw new Error('a run place is settled once');
+      settled = true;
+      placesOut -= 1;
+      if (placesOut === 0) for (const resolve of placesSettled.splice(0)) resolve();
+    };
+    return {
+      leaseTo: { workerId: id, leaseUntil: clock.now() + config.leaseMs },
+      take(run) {
+        settle();
+        startRun(run);
+      },
+      giveBack() {
+        settle();
+        nudge();
+      },
+    };
+  }
+
+  const allPlacesSettled = () => (placesOut === 0 ? Promise.resolve() : new Promise<void>((resolve) => placesSettled.push(resolve)));
 
   async function execute(run: RunRow, abort: AbortController): Promise<void> {
     try {
@@ -158,7 +216,7 @@ export function createWorker(base: Omit<EngineDeps, 'claims'>, options: WorkerOp
 
   async function leaseLoop(): Promise<void> {
     while (lifecycle.mode === 'running') {
-      const free = options.concurrency - active.size;
+      const free = options.concurrency - active.size - placesOut;
       let leased: RunRow[] = [];
       // When busy, lease in batches: one statement per finished run would cost more than the run.
       if (free > 0 && (free >= batch || active.size === 0)) {
@@ -174,15 +232,10 @@ export function createWorker(base: Omit<EngineDeps, 'claims'>, options: WorkerOp
           log.warn({ err: error }, 'leasing runs failed; retrying');
         }
         // Runs leased while a stop was asked for are executed too: stop() waits for them.
-        for (const leasedRun of leased) {
-          const abort = new AbortController();
-          const entry: ActiveRun = { run: leasedRun, abort, done: Promise.resolve() };
-          active.set(leasedRun.id, entry);
-          entry.done = execute(leasedRun, abort);
-        }
+        for (const leasedRun of leased) startRun(leasedRun);
       }
       if (lifecycle.mode !== 'running') break;
-      if (leased.length === 0 || options.concurrency - active.size < batch) {
+      if (leased.length === 0 || options.concurrency - active.size - placesOut < batch) {
         if (active.size === 0) options.onIdle?.();
         await idle();
       }
@@ -227,6 +280,8 @@ export function createWorker(base: Omit<EngineDeps, 'claims'>, options: WorkerOp
     lifecycle.enter('stopping');
     nudge();
     await loop;
+    // A run written leased to this worker while it was asked to stop is executed too.
+    await allPlacesSettled();
     await finishOrRelease(graceMs);
     // Heartbeats outlive the runs they keep; one in flight finishes before the worker retires.
     await heartbeats?.stop();
@@ -248,6 +303,7 @@ export function createWorker(base: Omit<EngineDeps, 'claims'>, options: WorkerOp
       void background(begin());
     },
     nudge,
+    startNow,
     activeCount: () => active.size,
     backgroundCount: () => lifecycle.inFlight,
     stop(graceMs = STOP_GRACE_MS) {

@@ -9,7 +9,12 @@ import pino from 'pino';
 import { readEnv } from '../env.ts';
 import { createServices, type Services } from '../services.ts';
 import type { RunRow, RunStatus } from '../engine/types.ts';
-import type { Worker } from '../engine/worker.ts';
+import { createWorker, type Worker } from '../engine/worker.ts';
+import { createCrashPoints } from '../engine/crash-points.ts';
+import { createNetworkPolicy } from '../engine/network-policy.ts';
+import { DEFAULT_ENGINE_CONFIG } from '../engine/step-runtime.ts';
+import { systemClock } from '../engine/types.ts';
+import type { Db } from '../store/db.ts';
 import { untilRunStatus } from './wait-for.ts';
 
 export interface EngineHarness {
@@ -24,11 +29,28 @@ export interface EngineHarness {
 
 export const SETTLED: RunStatus[] = ['succeeded', 'failed', 'needs_review', 'cancelled'];
 
-export async function startEngine(databaseUrl: string, env: Record<string, string> = {}): Promise<EngineHarness> {
-  const services = await createServices(
-    readEnv({ DATABASE_URL: databaseUrl, ONCEFLOW_DATA_DIR: mkdtempSync(join(tmpdir(), 'onceflow-data-')), ONCEFLOW_POLL_MS: '20', ONCEFLOW_LEASE_MS: '2000', ...env }),
-    pino({ level: 'silent' }),
+/** The server's services on a database, with a data folder of their own and silent logs. */
+export function createTestServices(databaseUrl: string, env: Record<string, string> = {}): Promise<Services> {
+  return createServices(readEnv({ DATABASE_URL: databaseUrl, ONCEFLOW_DATA_DIR: mkdtempSync(join(tmpdir(), 'onceflow-data-')), ...env }), pino({ level: 'silent' }));
+}
+
+/**
+ * A worker of the services' plans and secrets on `db`, which may be the services' own
+ * database seen through a wrapper that watches or holds statements.
+ */
+export function workerOnDatabase(services: Services, db: Db, options: { concurrency: number; leaseMs?: number }): Worker {
+  const leaseMs = options.leaseMs ?? DEFAULT_ENGINE_CONFIG.leaseMs;
+  return createWorker(
+    {
+      db, clock: systemClock, log: services.log, config: { ...DEFAULT_ENGINE_CONFIG, leaseMs, claimLeaseMs: leaseMs },
+      crash: createCrashPoints(undefined), services: { network: createNetworkPolicy() },
+    },
+    { concurrency: options.concurrency, pollMs: 20, plans: services.plans, loadSecrets: () => services.secrets.values() },
   );
+}
+
+export async function startEngine(databaseUrl: string, env: Record<string, string> = {}): Promise<EngineHarness> {
+  const services = await createTestServices(databaseUrl, { ONCEFLOW_POLL_MS: '20', ONCEFLOW_LEASE_MS: '2000', ...env });
   const worker = services.createWorker({ concurrency: 64 });
   worker.start();
 

@@ -1,4 +1,16 @@
 /** Flow documents used by the webhook tests and benchmarks. */
+
+/** A webhook and one plain step that copies the order id: intake's benchmark flow, no side effect. */
+export function webhookNoteFlow(name = 'Webhook → note') {
+  return {
+    format: 'onceflow/v1', name, sampleInput: { id: 'evt_1' },
+    nodes: [
+      { id: 'hook', type: 'trigger.webhook', position: { x: 0, y: 0 }, data: { eventId: '{{ trigger.body.id }}' } },
+      { id: 'note', type: 'transform', position: { x: 200, y: 0 }, data: { outputs: { order: '{{ trigger.body.order.id }}' } } },
+    ],
+    edges: [{ id: 'e1', source: 'hook', target: 'note' }],
+  };
+}
 export function webhookEffectFlow(receiverUrl: string, extra: Record<string, unknown> = {}) {
   return {
     format: 'onceflow/v1',
