@@ -4,19 +4,19 @@
  * runs that were already waiting, a paused flow's run is held all the same, and stop()
  * waits for a run whose place was taken before it was asked to stop.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../services.ts';
 import type { Db, Sql } from '../store/db.ts';
 import { getRun } from '../store/runs.ts';
 import { listEvents } from '../store/timeline.ts';
-import { testDatabases, type TestDatabase } from '../testing/databases.ts';
-import { createTestServices, workerOnDatabase } from '../testing/engine-harness.ts';
+import { testDatabases } from '../testing/databases.ts';
+import { useTestServices } from '../testing/test-services.ts';
+import { workerOnDatabase } from '../testing/engine-harness.ts';
 import { until, untilRunStatus } from '../testing/wait-for.ts';
 import { webhookNoteFlow } from '../testing/webhook-flows.ts';
 import { triggerDirectory } from './trigger-directory.ts';
 import { systemClock } from './types.ts';
 import { webhookIntake } from './webhook-intake.ts';
-import type { Worker } from './worker.ts';
 
 
 const LEASE_STATEMENT = `UPDATE runs SET status = 'running', lease_owner`;
@@ -56,18 +56,10 @@ function heldBeforeWrites(db: Db, beforeWrite: () => Promise<void>): Db {
 
 for (const kind of testDatabases()) {
   describe(`runs started at intake on ${kind.name}`, () => {
-    let database: TestDatabase;
+    const { services: madeServices, workers } = useTestServices(kind);
     let services: Services;
-    const workers: Worker[] = [];
-
-    beforeAll(async () => {
-      database = await kind.create();
-      services = await createTestServices(database.url);
-    });
-    afterAll(async () => {
-      await Promise.all(workers.map((worker) => worker.stop(0)));
-      await services?.close();
-      await database?.drop();
+    beforeAll(() => {
+      services = madeServices();
     });
 
     /**

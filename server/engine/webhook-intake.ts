@@ -159,7 +159,7 @@ export function webhookIntake(deps: WebhookIntakeDeps) {
       // Brings the masker up to date in a process that runs no worker (cached: one small
       // query a second at most), so a secret set elsewhere is never stored here in clear.
       await deps.secrets().catch(() => undefined);
-      // With a worker in this process and nothing waiting in the queue, the run is written
+      // With a worker in this process that has room for a new run, the run is written
       // leased to that worker and starts without a lease statement of its own.
       const place = deps.startNow?.() ?? null;
       const run: NewRun = {
@@ -181,7 +181,7 @@ export function webhookIntake(deps: WebhookIntakeDeps) {
       }
       let startedNow = false;
       if (place && !result.duplicate && result.status === 'running') {
-        place.take(runLeasedOnInsert({ ...run, leaseTo: place.leaseTo }, result.seq));
+        place.take(runLeasedOnInsert(run, place.leaseTo, result.seq));
         startedNow = true;
       } else place?.giveBack();
       if (result.duplicate) {

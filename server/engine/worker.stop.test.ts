@@ -6,12 +6,13 @@
  */
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../services.ts';
 import type { Db } from '../store/db.ts';
 import { getRun } from '../store/runs.ts';
-import { testDatabases, type TestDatabase } from '../testing/databases.ts';
-import { createTestServices, invoiceFlow, workerOnDatabase } from '../testing/engine-harness.ts';
+import { testDatabases } from '../testing/databases.ts';
+import { useTestServices } from '../testing/test-services.ts';
+import { invoiceFlow, workerOnDatabase } from '../testing/engine-harness.ts';
 import { until } from '../testing/wait-for.ts';
 import type { Worker } from './worker.ts';
 
@@ -73,9 +74,11 @@ async function startHoldingReceiver() {
 
 for (const kind of testDatabases()) {
   describe(`worker lifecycle on ${kind.name}`, () => {
-    let database: TestDatabase;
+    const { services: madeServices, workers } = useTestServices(kind);
     let services: Services;
-    const workers: Worker[] = [];
+    beforeAll(() => {
+      services = madeServices();
+    });
 
     /** A worker whose heartbeat runs every max(50, leaseMs / 3) ms. */
     function workerOn(db: Db, leaseMs: number): Worker {
@@ -85,16 +88,6 @@ for (const kind of testDatabases()) {
     }
     const announced = async (worker: Worker) =>
       Number((await services.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM workers WHERE id = ?`, [worker.id]))?.n);
-
-    beforeAll(async () => {
-      database = await kind.create();
-      services = await createTestServices(database.url);
-    });
-    afterAll(async () => {
-      await Promise.all(workers.map((worker) => worker.stop(0)));
-      await services?.close();
-      await database?.drop();
-    });
 
     it('goes idle → starting → running → stopping → stopped, and refuses to start twice or again', async () => {
       const worker = workerOn(services.db, 3000);

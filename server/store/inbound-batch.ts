@@ -12,7 +12,7 @@
 import type { Sql } from './db.ts';
 import { toJson } from './rows.ts';
 import { inputValues, inputValuesParam, searchedBody } from './input-values.ts';
-import { queuedEvent } from './runs.ts';
+import { NEW_RUN_STATE_COLUMNS, newRunState, queuedEvent } from './runs.ts';
 import type { RunStatus } from './types.ts';
 import type { Delivery, IngestResult } from './inbound.ts';
 
@@ -55,11 +55,9 @@ const INGEST_BATCH = `WITH batch AS MATERIALIZED (
     SELECT batch.*, inbound.run_id AS recorded_run, inbound.duplicates
     FROM batch JOIN inbound ON inbound.hook_id = batch.hook_id AND inbound.event_id = batch.event_id),
   queued AS (
-    INSERT INTO runs (id, seq, flow_id, version_id, status, lease_owner, lease_until, lease_fence, started_at, input, trigger_kind, trigger_node, event_id, replay_of, attempt, created_at, created_by)
+    INSERT INTO runs (id, seq, flow_id, version_id, ${NEW_RUN_STATE_COLUMNS}, input, trigger_kind, trigger_node, event_id, replay_of, attempt, created_at, created_by)
     SELECT run_id, nextval('runs_seq_seq'), flow_id, version_id,
-      CASE WHEN flow.paused THEN 'held' WHEN lease_owner IS NOT NULL THEN 'running' ELSE 'queued' END,
-      CASE WHEN flow.paused THEN NULL ELSE lease_owner END, CASE WHEN flow.paused THEN NULL ELSE lease_until END,
-      CASE WHEN flow.paused OR lease_owner IS NULL THEN 0 ELSE 1 END, CASE WHEN flow.paused OR lease_owner IS NULL THEN NULL ELSE now END,
+      ${newRunState({ paused: 'flow.paused', owner: 'lease_owner', until: 'lease_until', now: 'now' })},
       input, trigger_kind, trigger_node, event_id, replay_of, 1, now, created_by
     FROM answered CROSS JOIN LATERAL (SELECT EXISTS (SELECT 1 FROM flows WHERE flows.id = answered.flow_id AND paused_at IS NOT NULL) AS paused) AS flow
     WHERE recorded_run = run_id ORDER BY position

@@ -63,7 +63,7 @@ for (const kind of testDatabases()) {
       expect(answer).toMatchObject({ duplicate: false, runId: 'run_h', status: 'running' });
       const written = await getRun(db, 'run_h');
       expect(written).toMatchObject({ status: 'running', leaseOwner: 'wrk_1', leaseUntil: 9_000, leaseFence: 1, startedAt: 5000, attempt: 1 });
-      const { flowPausedAt, flowPausedBy, ...handed } = runLeasedOnInsert({ ...leased.run, leaseTo }, answer.duplicate ? -1 : answer.seq);
+      const { flowPausedAt, flowPausedBy, ...handed } = runLeasedOnInsert(leased.run, leaseTo, answer.duplicate ? -1 : answer.seq);
       expect([flowPausedAt, flowPausedBy]).toEqual([null, null]);
       expect(handed).toEqual(written);
       // No other worker can lease it while its lease holds.

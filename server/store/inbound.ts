@@ -27,7 +27,7 @@ export type IngestResult = { duplicate: false; runId: string; seq: number; statu
 
 /**
  * Records a delivery: a new event id takes a row and queues its run (held while the flow
- * is paused: NEW_RUN_STATUS), a repeat is counted on the original run's timeline. Atomic
+ * is paused: runs.ts, newRunState), a repeat is counted on the original run's timeline. Atomic
  * only under `db.durably` or inside a transaction: on PostgreSQL it is one statement (one
  * round trip; inbound-batch.ts, a batch of one), on SQLite four (five for an id past its
  * window).

@@ -1,6 +1,6 @@
 /**
  * Pausing a flow. The flag lives on the flow row (paused_at, paused_by); a paused flow's
- * new runs are created `held` (runs.ts, NEW_RUN_STATUS) and the lease never picks held
+ * new runs are created `held` (runs.ts, newRunState) and the lease never picks held
  * runs, so nothing is executed until Resume turns them back into queued runs, in the
  * order they arrived (their numbers).
  */

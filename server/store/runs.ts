@@ -38,11 +38,18 @@ export interface RunLeaseTo {
 }
 
 /**
- * A new run's status, decided inside its INSERT: `held` while its flow is paused (so the
- * pause costs no extra round trip on the webhook path), `queued` otherwise. The flow id is
- * its one parameter.
+ * A new run's status and lease columns — status, lease_owner, lease_until, lease_fence,
+ * started_at — decided inside its INSERT from the columns named here: `held` while its
+ * flow is paused (so the pause costs no extra round trip on the webhook path), running and
+ * leased (fence 1) when a lease owner is given (`NewRun.leaseTo`), `queued` otherwise.
  */
-export const NEW_RUN_STATUS = `CASE WHEN EXISTS (SELECT 1 FROM flows WHERE id = ? AND paused_at IS NOT NULL) THEN 'held' ELSE 'queued' END`;
+export const newRunState = ({ paused, owner, until, now }: { paused: string; owner: string; until: string; now: string }) =>
+  `CASE WHEN ${paused} THEN 'held' WHEN ${owner} IS NOT NULL THEN 'running' ELSE 'queued' END,
+   CASE WHEN ${paused} THEN NULL ELSE ${owner} END, CASE WHEN ${paused} THEN NULL ELSE ${until} END,
+   CASE WHEN ${paused} OR ${owner} IS NULL THEN 0 ELSE 1 END, CASE WHEN ${paused} OR ${owner} IS NULL THEN NULL ELSE ${now} END`;
+
+/** The columns newRunState decides, in its order. */
+export const NEW_RUN_STATE_COLUMNS = 'status, lease_owner, lease_until, lease_fence, started_at';
 
 /**
  * Inserts a queued (or, in a paused flow, held) run with its `run.queued` event and its
@@ -54,30 +61,21 @@ export async function insertRun(sql: Sql, run: NewRun, extraEvents: TimelineEven
 
 const nextSeq = (sql: Sql) => (sql.dialect === 'sqlite' ? '(SELECT COALESCE(MAX(seq), 0) + 1 FROM runs)' : "nextval('runs_seq_seq')");
 
-/*
- * A run written leased: every lease column is decided by the same look at the flow's
- * pause, read once in the FROM, so a paused flow's run is held and leased to nobody.
- */
-const LEASED_ON_INSERT = `CASE WHEN flow.paused THEN 'held' ELSE 'running' END,
-       CASE WHEN flow.paused THEN NULL ELSE CAST(? AS TEXT) END, CASE WHEN flow.paused THEN NULL ELSE CAST(? AS BIGINT) END,
-       CASE WHEN flow.paused THEN 0 ELSE 1 END, CASE WHEN flow.paused THEN NULL ELSE CAST(? AS BIGINT) END`;
-
 /** insertRun, also saying the status the run was written with (running when leased on insert, held in a paused flow). */
 export async function insertRunRow(sql: Sql, run: NewRun, extraEvents: TimelineEvent[] = []): Promise<{ seq: number; status: RunStatus }> {
-  const values = [run.id, run.flowId, run.versionId];
-  const rest = [toJson(run.input), run.triggerKind, run.triggerNode, run.eventId, run.replayOf, run.createdAt, run.createdBy, run.test?.scope ?? null, run.test?.targets ?? null, run.parent?.runId ?? null, run.parent?.nodeId ?? null];
-  const row = run.leaseTo
-    ? await sql.get<{ seq: number; status: RunStatus }>(
-      `INSERT INTO runs (id, seq, flow_id, version_id, status, lease_owner, lease_until, lease_fence, started_at, input, trigger_kind, trigger_node, event_id, replay_of, attempt, created_at, created_by, test_scope, test_targets, parent_run_id, parent_node_id)
-       SELECT ?, ${nextSeq(sql)}, ?, ?, ${LEASED_ON_INSERT}, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?
-       FROM (SELECT EXISTS (SELECT 1 FROM flows WHERE id = ? AND paused_at IS NOT NULL) AS paused) AS flow RETURNING seq, status`,
-      [...values, run.leaseTo.workerId, run.leaseTo.leaseUntil, run.createdAt, ...rest, run.flowId],
-    )
-    : await sql.get<{ seq: number; status: RunStatus }>(
-      `INSERT INTO runs (id, seq, flow_id, version_id, status, input, trigger_kind, trigger_node, event_id, replay_of, attempt, lease_fence, created_at, created_by, test_scope, test_targets, parent_run_id, parent_node_id)
-       VALUES (?, ${nextSeq(sql)}, ?, ?, ${NEW_RUN_STATUS}, ?, ?, ?, ?, ?, 1, 0, ?, ?, ?, ?, ?, ?) RETURNING seq, status`,
-      [...values, run.flowId, ...rest],
-    );
+  const state = newRunState({ paused: 'new_run.paused', owner: 'new_run.lease_owner', until: 'new_run.lease_until', now: 'new_run.created_at' });
+  const row = await sql.get<{ seq: number; status: RunStatus }>(
+    `INSERT INTO runs (id, seq, flow_id, version_id, ${NEW_RUN_STATE_COLUMNS}, input, trigger_kind, trigger_node, event_id, replay_of, attempt, created_at, created_by, test_scope, test_targets, parent_run_id, parent_node_id)
+     SELECT ?, ${nextSeq(sql)}, ?, ?, ${state}, ?, ?, ?, ?, ?, 1, new_run.created_at, ?, ?, ?, ?, ?
+     FROM (SELECT EXISTS (SELECT 1 FROM flows WHERE id = ? AND paused_at IS NOT NULL) AS paused,
+       CAST(? AS TEXT) AS lease_owner, CAST(? AS BIGINT) AS lease_until, CAST(? AS BIGINT) AS created_at) AS new_run
+     RETURNING seq, status`,
+    [
+      run.id, run.flowId, run.versionId, toJson(run.input), run.triggerKind, run.triggerNode, run.eventId, run.replayOf, run.createdBy,
+      run.test?.scope ?? null, run.test?.targets ?? null, run.parent?.runId ?? null, run.parent?.nodeId ?? null,
+      run.flowId, run.leaseTo?.workerId ?? null, run.leaseTo?.leaseUntil ?? null, run.createdAt,
+    ],
+  );
   const seq = Number(row!.seq);
   await insertInputValues(sql, seq, inputValues(searchedBody(run)));
   await insertEvents(sql, [...extraEvents, queuedEvent(run)]);
@@ -89,11 +87,11 @@ export async function insertRunRow(sql: Sql, run: NewRun, extraEvents: TimelineE
  * written rather than read back: the worker that takes it needs no statement at all. Its
  * flow was not paused when it was written, or it would have been held.
  */
-export function runLeasedOnInsert(run: NewRun & { leaseTo: RunLeaseTo }, seq: number): LeasedRun {
+export function runLeasedOnInsert(run: NewRun, leaseTo: RunLeaseTo, seq: number): LeasedRun {
   return {
     id: run.id, seq, flowId: run.flowId, versionId: run.versionId, status: 'running', input: run.input, triggerKind: run.triggerKind,
-    triggerNode: run.triggerNode, eventId: run.eventId, replayOf: run.replayOf, attempt: 1, leaseOwner: run.leaseTo.workerId,
-    leaseUntil: run.leaseTo.leaseUntil, leaseFence: 1, wakeAt: null, error: null, createdAt: run.createdAt, startedAt: run.createdAt,
+    triggerNode: run.triggerNode, eventId: run.eventId, replayOf: run.replayOf, attempt: 1, leaseOwner: leaseTo.workerId,
+    leaseUntil: leaseTo.leaseUntil, leaseFence: 1, wakeAt: null, error: null, createdAt: run.createdAt, startedAt: run.createdAt,
     finishedAt: null, createdBy: run.createdBy, testScope: run.test?.scope ?? null, testTargets: run.test?.targets ?? null, failedNode: null,
     parentRunId: run.parent?.runId ?? null, parentNodeId: run.parent?.nodeId ?? null, flowPausedAt: null, flowPausedBy: null,
   };
