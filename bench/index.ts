@@ -70,7 +70,7 @@ if (values.json) {
 } else {
   if (results.webhooks.length) {
     console.log('\nWebhook acknowledgements, 32 connections, 50% repeated event ids: intake alone (--no-worker) and npm start\'s shape');
-    console.log('(worker on, running what it queues), beside a bare node:http floor; the server\'s start to a healthy /healthz, its RSS at idle and at its peak;');
+    console.log('(worker on, running what it queues), beside a bare node:http floor (the mean of one measured just before the shape and one just after); the server\'s start to a healthy /healthz, its RSS at idle and at its peak;');
     console.log('runs ended: of the runs queued during warm-up and load, how many had ended when the load stopped');
     console.table(results.webhooks.map((row) => ({
       database: row.database, shape: row.shape, 'req/s': row.requestsPerSecond, 'p50 ms': row.p50Ms, 'p99 ms': row.p99Ms,

@@ -3,8 +3,9 @@
  * half of the event ids repeated, beside the bare node:http floor on the same database
  * engine, in two shapes: --no-worker (the intake path itself: every 202 is a durably
  * queued run) and plain `start`, where the worker runs the queued runs in the same process
- * as intake. With each, the server's resident memory at idle and at its peak. Then end to
- * end: deliveries to finished runs with one side-effect step each.
+ * as intake, each between two measurements of the floor. With each, the server's resident
+ * memory at idle and at its peak. Then end to end: deliveries to finished runs with one
+ * side-effect step each.
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -111,38 +112,14 @@ async function countRuns(databaseUrl: string, hookId: string): Promise<{ runsQue
 /** A database of its own, dropped when done with. */
 export type FreshDatabase = () => Promise<{ url: string; drop(): Promise<void> }>;
 
-/**
- * Intake in each shape, then the floor, each on a database of its own: the worker-on shape
- * must not start with the runs the --no-worker shape left queued, or its worker would be
- * executing those instead of the runs its own deliveries queue.
- */
-export async function benchWebhooks(freshDatabase: FreshDatabase, label: string, seconds: number, shapes: IntakeShape[] = ['no-worker', 'worker']): Promise<WebhookBenchResult[]> {
-  const measured: Omit<WebhookBenchResult, 'floorRequestsPerSecond' | 'floorP50Ms' | 'floorP99Ms' | 'ratio'>[] = [];
-  for (const shape of shapes) {
-    const database = await freshDatabase();
-    const starting = performance.now();
-    const server = await startServerProcess({ DATABASE_URL: database.url, ONCEFLOW_LOG_LEVEL: 'silent' }, shape === 'worker' ? ['start'] : ['start', '--no-worker']);
-    const startupSeconds = round((performance.now() - starting) / 1000);
-    try {
-      const { triggers } = await trpc<{ triggers: { hookId: string }[] }>(server.url, 'flows.import', { document: webhookNoteFlow(`Webhook bench ${shape}`) });
-      const hookId = triggers[0]!.hookId;
-      const hook = `${server.url}/hooks/${hookId}`;
-      const idleRssMb = rssMb(server.child.pid);
-      const peak = sampleRss(server.child.pid);
-      await load(hook, 3);
-      const result = await load(hook, seconds);
-      const peakRssMb = peak();
-      measured.push({
-        database: label, shape,
-        requestsPerSecond: round(result.requests.average, 0), p50Ms: result.latency.p50, p99Ms: result.latency.p99,
-        errors: result.errors + result.non2xx, startupSeconds, idleRssMb, peakRssMb, ...await countRuns(database.url, hookId),
-      });
-    } finally {
-      await server.kill();
-      await database.drop();
-    }
-  }
+interface Measured {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+}
 
+/** The bare node:http floor on an empty database of its own, warmed up as the shapes are. */
+async function measureFloor(freshDatabase: FreshDatabase, seconds: number): Promise<Measured> {
   const database = await freshDatabase();
   const db = await openDatabase(database.url);
   await migrate(db);
@@ -150,18 +127,66 @@ export async function benchWebhooks(freshDatabase: FreshDatabase, label: string,
   const floor = await startFloor(database.url);
   try {
     await load(floor.url, 3);
-    const floorResult = await load(floor.url, seconds);
-    return measured.map((row) => ({
-      ...row,
-      floorRequestsPerSecond: round(floorResult.requests.average, 0),
-      floorP50Ms: floorResult.latency.p50,
-      floorP99Ms: floorResult.latency.p99,
-      ratio: round(row.requestsPerSecond / floorResult.requests.average),
-    }));
+    const result = await load(floor.url, seconds);
+    return { requestsPerSecond: result.requests.average, p50Ms: result.latency.p50, p99Ms: result.latency.p99 };
   } finally {
     floor.stop();
     await database.drop();
   }
+}
+
+/** One shape of the server on an empty database of its own. */
+async function measureShape(freshDatabase: FreshDatabase, label: string, shape: IntakeShape, seconds: number) {
+  const database = await freshDatabase();
+  const starting = performance.now();
+  const server = await startServerProcess({ DATABASE_URL: database.url, ONCEFLOW_LOG_LEVEL: 'silent' }, shape === 'worker' ? ['start'] : ['start', '--no-worker']);
+  const startupSeconds = round((performance.now() - starting) / 1000);
+  try {
+    const { triggers } = await trpc<{ triggers: { hookId: string }[] }>(server.url, 'flows.import', { document: webhookNoteFlow(`Webhook bench ${shape}`) });
+    const hookId = triggers[0]!.hookId;
+    const hook = `${server.url}/hooks/${hookId}`;
+    const idleRssMb = rssMb(server.child.pid);
+    const peak = sampleRss(server.child.pid);
+    await load(hook, 3);
+    const result = await load(hook, seconds);
+    const peakRssMb = peak();
+    return {
+      database: label, shape,
+      requestsPerSecond: round(result.requests.average, 0), p50Ms: result.latency.p50, p99Ms: result.latency.p99,
+      errors: result.errors + result.non2xx, startupSeconds, idleRssMb, peakRssMb, ...await countRuns(database.url, hookId),
+    };
+  } finally {
+    await server.kill();
+    await database.drop();
+  }
+}
+
+/**
+ * Intake in each shape, each on a database of its own (the worker-on shape must not start
+ * with the runs the --no-worker shape left queued, or its worker would be executing those
+ * instead of the runs its own deliveries queue), with the floor measured before each shape
+ * and after the last. A shape is judged against the mean of the two floors on either side
+ * of it: this machine's speed drifts by a quarter within minutes, and one floor measured
+ * after everything put a shape beside a moment that was not its own.
+ */
+export async function benchWebhooks(freshDatabase: FreshDatabase, label: string, seconds: number, shapes: IntakeShape[] = ['no-worker', 'worker']): Promise<WebhookBenchResult[]> {
+  const floors: Measured[] = [await measureFloor(freshDatabase, seconds)];
+  const rows: WebhookBenchResult[] = [];
+  for (const shape of shapes) {
+    const measured = await measureShape(freshDatabase, label, shape, seconds);
+    const before = floors.at(-1)!;
+    const after = await measureFloor(freshDatabase, seconds);
+    floors.push(after);
+    const floorRequestsPerSecond = (before.requestsPerSecond + after.requestsPerSecond) / 2;
+    rows.push({
+      ...measured,
+      floorRequestsPerSecond: round(floorRequestsPerSecond, 0),
+      floorP50Ms: round((before.p50Ms + after.p50Ms) / 2),
+      floorP99Ms: round((before.p99Ms + after.p99Ms) / 2),
+      ratio: round(measured.requestsPerSecond / floorRequestsPerSecond),
+    });
+  }
+  return rows;
 }
 
 export interface EndToEndResult {
