@@ -39,7 +39,7 @@ const COLUMNS = FIELDS.map((name, index) =>
  * gives runs their numbers and events their ids in the order deliveries arrived.
  */
 const INGEST_BATCH = `WITH batch AS MATERIALIZED (
-    SELECT position, ${COLUMNS} FROM json_array_elements(?::json) WITH ORDINALITY AS batch_rows(value, position)),
+    SELECT position, ${COLUMNS} FROM jsonb_array_elements(?::jsonb) WITH ORDINALITY AS batch_rows(value, position)),
   inbound AS (
     INSERT INTO inbound_events (id, hook_id, event_id, run_id, duplicates, received_at, last_seen_at, expires_at)
     SELECT inbound_id, hook_id, event_id, run_id, 0, now, now, expires_at FROM batch ORDER BY position
@@ -65,7 +65,7 @@ const INGEST_BATCH = `WITH batch AS MATERIALIZED (
   searchable AS (
     INSERT INTO run_input_values (path, value, run_seq)
     SELECT searched.value ->> 0, searched.value ->> 1, queued.seq
-    FROM queued JOIN batch ON batch.run_id = queued.id CROSS JOIN json_array_elements(batch.input_values) AS searched(value)),
+    FROM queued JOIN batch ON batch.run_id = queued.id CROSS JOIN jsonb_array_elements(batch.input_values) AS searched(value)),
   logged AS (
     INSERT INTO timeline_events (run_id, type, node_id, attempt, data, created_at)
     SELECT run_id, type, node_id, 1, data, now FROM (
