@@ -32,6 +32,21 @@ for (const kind of testDatabases()) {
       }
     });
 
+    it('gives back every text field of a batch exactly as written, whatever it looks like', async () => {
+      // Rows travel as JSON (jsonb on PostgreSQL): a string that reads as a number, a literal
+      // or JSON must come back as the same text, never normalised.
+      const texts = ['007', '1e3', '1.50', 'true', 'null', '{"a": 1,  "b":[ ]}', ' spaced ', 'tab\tline\nend', '\\u0041', 'ünï 🦄 中文', ''];
+      const runId = 'run_texts';
+      const events = texts.map((text, index): TimelineEvent => ({
+        runId, type: 'step.started', nodeId: text, attempt: 1, data: { text, raw: `{"a": 1,  "b":[ ]}${text}` }, createdAt: 2000 + index,
+      }));
+      await database().transaction((tx) => insertEvents(tx, [...events, ...events.map((row) => ({ ...row, runId: `${runId}_many` }))]));
+      for (const id of [runId, `${runId}_many`]) {
+        const stored = await listEvents(database(), id);
+        expect(stored.map((row) => [row.nodeId, row.data])).toEqual(events.map((row) => [row.nodeId, row.data]));
+      }
+    });
+
     it('upserts checkpoints in one statement and never replaces a settled one', async () => {
       const runId = 'run_checkpoints';
       const checkpoint = (nodeId: string, status: 'succeeded' | 'waiting', output: unknown) =>
