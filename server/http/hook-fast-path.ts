@@ -5,14 +5,15 @@
  * its body raw and answers a small fixed JSON shape. Measured on a 2-core machine,
  * Fastify's request and reply objects cost a webhook about a tenth of its time.
  *
- * Only the canonical spelling is taken here; any other request, or another spelling of
- * the same address, goes on to Fastify, whose hooks route (hooks.ts) answers it the same way.
+ * Only the canonical spelling is taken here (with or without a slash at its end); any other
+ * request, or another spelling of the same address, goes on to Fastify, whose hooks route
+ * (hooks.ts) answers it the same way.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MAX_WEBHOOK_BODY, type IntakeAnswer, type WebhookIntake } from '../engine/webhook-intake.ts';
 import { deliveryErrorAnswer } from './hook-errors.ts';
 
-const CANONICAL_HOOK_PATH = /^\/hooks\/([A-Za-z0-9_-]{1,100})(?:\?|$)/;
+const CANONICAL_HOOK_PATH = /^\/hooks\/([A-Za-z0-9_-]{1,100})\/?(?:\?|$)/;
 
 /** Returns whether it took the request; when it did, it answers it too. */
 export function hookFastPath(intake: WebhookIntake, logFailure: (error: unknown) => void): (request: IncomingMessage, response: ServerResponse) => boolean {

@@ -1,7 +1,8 @@
 /**
- * What a webhook address answers to a browser. Opening it sends a GET, which is not a
- * delivery: a bare "Not found" there reads as a wrong address, so a real address says it is
- * right and waits for POST (405, Allow: POST), and an unknown one says so in plain words.
+ * What a webhook address answers to anything but POST. Opening it in a browser sends a GET,
+ * which is not a delivery, and a sender may be set to PUT by mistake: a bare "Not found"
+ * there reads as a wrong address, so a real address says it is right and waits for POST
+ * (405, Allow: POST), and an unknown one says so in plain words.
  * Either answer names no flow, step or secret: the address is all the visitor already has.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -13,15 +14,21 @@ interface HookPage {
   lines: string[];
 }
 
-const RIGHT_ADDRESS: HookPage = {
-  status: 405,
-  title: 'This webhook address is right',
-  lines: [
-    'This is a Onceflow webhook address, and it is the right one.',
-    'It only takes deliveries sent with POST, as JSON or a form, by the service that calls it (a shop, a payment provider, a form tool). Opening it in a browser sends a GET, which starts nothing.',
-    'Give this address to the sender, or try it with: curl -X POST -H "content-type: application/json" -d \'{"id":"test-1"}\' followed by this address.',
-  ],
-};
+/** A real address asked with another method than POST: GET and HEAD from a browser, or a sender set to PUT, PATCH or DELETE. */
+function rightAddress(method: string): HookPage {
+  const sent = method === 'GET' || method === 'HEAD'
+    ? 'Opening it in a browser sends a GET, which starts nothing.'
+    : `This request was sent with ${method}, which starts nothing: set the sender to POST.`;
+  return {
+    status: 405,
+    title: 'This webhook address is right',
+    lines: [
+      'This is a Onceflow webhook address, and it is the right one.',
+      `It only takes deliveries sent with POST, as JSON or a form, by the service that calls it (a shop, a payment provider, a form tool). ${sent}`,
+      'Give this address to the sender, or try it with: curl -X POST -H "content-type: application/json" -d \'{"id":"test-1"}\' followed by this address.',
+    ],
+  };
+}
 
 const UNKNOWN_ADDRESS: HookPage = {
   status: 404,
@@ -62,7 +69,7 @@ function wantsHtml(request: FastifyRequest): boolean {
 }
 
 export function sendHookPage(request: FastifyRequest, reply: FastifyReply, isWebhook: boolean) {
-  const page = isWebhook ? RIGHT_ADDRESS : UNKNOWN_ADDRESS;
+  const page = isWebhook ? rightAddress(request.method) : UNKNOWN_ADDRESS;
   reply.code(page.status).header('cache-control', 'no-store');
   if (isWebhook) reply.header('allow', 'POST');
   if (wantsHtml(request)) return reply.type('text/html; charset=utf-8').send(html(page));

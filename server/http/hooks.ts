@@ -1,7 +1,8 @@
 /**
  * POST /hooks/:hookId — a thin adapter over the engine's webhook intake, for the spellings
- * hook-fast-path.ts leaves to Fastify. GET (and HEAD) on the same address answer a person
- * who opened it in a browser (hook-page.ts).
+ * hook-fast-path.ts leaves to Fastify. Any other method on the same address — GET and HEAD
+ * from a browser, PUT, PATCH or DELETE from a sender set up wrongly — is told to use POST
+ * (hook-page.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import { sendHookPage } from './hook-page.ts';
@@ -20,18 +21,24 @@ export async function registerHooks(app: FastifyInstance, intake: WebhookIntake,
       return reply.code(answer.status).send(answer.body);
     });
 
-    scope.get<{ Params: { hookId: string } }>('/hooks/:hookId', async (request, reply) =>
-      sendHookPage(request, reply, await intake.isWebhook(request.params.hookId)));
-
-    scope.post<{ Params: { hookId: string } }>('/hooks/:hookId', async (request, reply) => {
-      const answer = await intake.receive({
-        hookId: request.params.hookId,
-        contentType: request.headers['content-type'],
-        rawBody: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
-        headers: request.headers,
+    // A sender may be given the address with a slash at its end; it is the same webhook.
+    for (const path of ['/hooks/:hookId', '/hooks/:hookId/']) {
+      scope.route<{ Params: { hookId: string } }>({
+        method: ['GET', 'PUT', 'PATCH', 'DELETE'],
+        url: path,
+        handler: async (request, reply) => sendHookPage(request, reply, await intake.isWebhook(request.params.hookId)),
       });
-      // Pre-serialised: the answer is tiny and fixed in shape, Fastify need not inspect it.
-      return reply.code(answer.status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(answer.body));
-    });
+
+      scope.post<{ Params: { hookId: string } }>(path, async (request, reply) => {
+        const answer = await intake.receive({
+          hookId: request.params.hookId,
+          contentType: request.headers['content-type'],
+          rawBody: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
+          headers: request.headers,
+        });
+        // Pre-serialised: the answer is tiny and fixed in shape, Fastify need not inspect it.
+        return reply.code(answer.status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(answer.body));
+      });
+    }
   });
 }

@@ -72,6 +72,31 @@ for (const kind of testDatabases()) {
       expect(await response.text()).toBe('');
     });
 
+    it('tells a sender set to PUT, PATCH or DELETE to use POST, and starts nothing', async () => {
+      const before = await counts();
+      for (const method of ['PUT', 'PATCH', 'DELETE']) {
+        const response = await fetch(url, { method, headers: { 'content-type': 'application/json', accept: 'application/json' }, body: '{"id":"evt_put"}' });
+        const body = (await response.json()) as { error: string; expects: string };
+        expect(response.status).toBe(405);
+        expect(response.headers.get('allow')).toBe('POST');
+        expect(body.expects).toBe('POST');
+        expect(body.error).toContain(`This request was sent with ${method}, which starts nothing: set the sender to POST.`);
+        expect(body.error).not.toContain('browser');
+      }
+      const unknown = await fetch(`${server.url}/hooks/${'y'.repeat(32)}`, { method: 'PUT', headers: { accept: 'application/json' } });
+      expect(unknown.status).toBe(404);
+      expect(await counts()).toEqual(before);
+    });
+
+    it('answers the address with a slash at its end as the same webhook', async () => {
+      const page = await fetch(`${url}/`, { headers: BROWSER });
+      expect(page.status).toBe(405);
+      expect(await page.text()).toContain('<h1>This webhook address is right</h1>');
+      // Signed flow, unsigned delivery: refused as unsigned, which only a known webhook does.
+      expect((await postJson(`${url}/`, { id: 'evt_slash' })).status).toBe(401);
+      expect((await fetch(`${server.url}/hooks/${'x'.repeat(32)}/`, { headers: BROWSER })).status).toBe(404);
+    });
+
     it('says in plain words that an unknown address has no webhook, for browsers and programs', async () => {
       const before = await counts();
       const unknown = `${server.url}/hooks/${'x'.repeat(32)}`;

@@ -137,6 +137,10 @@ for (const kind of testDatabases()) {
       const again = await postJson(`${url}?source=retry`, { id: 'evt_spelled', amount: 1 });
       expect(again.status).toBe(200);
       expect(again.body).toEqual({ duplicate: true, runId: first.body.runId });
+      // A slash at the end, taken ahead of the router and through it: the same webhook.
+      for (const spelled of [`${url}/`, `${encoded}/`, `${url}/?source=retry`]) {
+        expect((await postJson(spelled, { id: 'evt_spelled', amount: 1 })).body).toEqual({ duplicate: true, runId: first.body.runId });
+      }
       const tooBig = await postRaw(encoded, 'x'.repeat(1024 * 1024 + 1));
       expect(tooBig.status).toBe(413);
       expect(String(tooBig.body.error)).toContain('larger than 1 MiB');
