@@ -128,7 +128,9 @@ export function webhookIntake(deps: WebhookIntakeDeps) {
     async receive(delivery: IncomingDelivery): Promise<IntakeAnswer> {
       const trigger = HOOK_ID_SHAPE.test(delivery.hookId) ? await deps.triggers.find(delivery.hookId) : null;
       if (!trigger || trigger.kind !== 'trigger.webhook') {
-        return reject('(unknown)', 404, `No webhook has the id ${delivery.hookId.slice(0, 12)}…; check the URL.`);
+        // Only the start of what was sent is repeated back: the answer stays short whatever the path held.
+        const shown = delivery.hookId.length > 12 ? `${delivery.hookId.slice(0, 12)}…` : delivery.hookId;
+        return reject('(unknown)', 404, `No webhook has the id ${shown}; check the URL against the one shown on the webhook trigger in the editor.`);
       }
       const parsed = parseBody(delivery.contentType, delivery.rawBody);
       if (!parsed.ok) return reject(trigger.hookId, parsed.status, parsed.reason);

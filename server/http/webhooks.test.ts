@@ -115,6 +115,8 @@ for (const kind of testDatabases()) {
       expect(String(noId.body.error)).toContain('trigger.body.id');
       const unknown = await postJson(`${server.url}/hooks/not-a-real-hook-id-at-all`, { id: 'x' });
       expect(unknown.status).toBe(404);
+      expect(unknown.body.error).toBe('No webhook has the id not-a-real-h…; check the URL against the one shown on the webhook trigger in the editor.');
+      expect((await postJson(`${server.url}/hooks/gone`, { id: 'x' })).body.error).toMatch(/^No webhook has the id gone; check the URL/);
 
       expect(await countRuns()).toBe(0);
       expect(await countRejections(hookId)).toBe(4);
