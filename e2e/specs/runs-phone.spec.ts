@@ -162,6 +162,9 @@ test('the flow list is cards on a phone, and a template button is named by what 
   const card = flowList.rows().filter({ hasText: 'Invoices (phone flows)' });
   await expect(card).toBeVisible();
   await expect(card.getByTestId('flow-list.runs-today')).toHaveText('0');
+  const changed = await flowList.changedTimes(card);
+  expect(changed.shown).toBe(changed.expected);
+  expect(Math.abs(Date.parse(changed.moment!) - Date.now())).toBeLessThan(60_000);
   await expectNoSidewaysScroll(page);
   await expectNamesContainVisibleText(page);
 

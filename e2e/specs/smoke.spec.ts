@@ -5,6 +5,8 @@ test('the app loads, lists flows and creates one', async ({ flowList, page, requ
   const seeded = await trpcCall<{ id: string }>(request, 'flows.create', { name: 'Seeded flow' });
   await flowList.open();
   await expect(flowList.rows().filter({ hasText: 'Seeded flow' })).toHaveCount(1);
+  const changed = await flowList.changedTimes(flowList.rows().filter({ hasText: 'Seeded flow' }));
+  expect(changed.shown).toBe(changed.expected);
 
   await flowList.createFlow('Order paid → invoice, by hand');
   await expect(page).toHaveURL(/\/flows\/flow_/);

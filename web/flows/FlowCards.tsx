@@ -9,6 +9,7 @@ import type { AppRouter } from '../../server/trpc/router.ts';
 import { navigate } from '../lib/router.ts';
 import { FlowPauseControl, type FlowPauseState } from './FlowPauseControl.tsx';
 import { ProofBadge } from '../proofs/ProofBadge.tsx';
+import { ChangedAt } from './ChangedAt.tsx';
 
 type FlowRow = inferRouterOutputs<AppRouter>['flows']['list'][number];
 
@@ -27,7 +28,7 @@ export function FlowCards({ flows, paused }: { flows: readonly FlowRow[]; paused
             <span className="badge badge--version">{flow.latestVersion ? `v${flow.latestVersion}` : 'Draft'}</span>
           </div>
           {flow.proof && <p className="card__line"><ProofBadge flowId={flow.id} flowName={flow.name} badge={flow.proof} /></p>}
-          <p className="card__line card__muted">Changed {new Date(flow.updatedAt).toLocaleString()}</p>
+          <p className="card__line card__muted">Changed <ChangedAt at={flow.updatedAt} /></p>
           <dl className="card__stats">
             <div><dt>Runs today</dt><dd data-testid="flow-list.runs-today">{flow.runsToday.toLocaleString()}</dd></div>
             <div><dt>Failures today</dt><dd className={flow.failuresToday > 0 ? 'is-failure' : undefined} data-testid="flow-list.failures">{flow.failuresToday.toLocaleString()}</dd></div>

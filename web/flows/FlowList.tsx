@@ -8,6 +8,7 @@ import { FlowCards } from './FlowCards.tsx';
 import { FlowPauseControl, usePausedFlows } from './FlowPauseControl.tsx';
 import { TemplateGallery } from './TemplateGallery.tsx';
 import { ProofBadge } from '../proofs/ProofBadge.tsx';
+import { ChangedAt } from './ChangedAt.tsx';
 
 export function FlowList() {
   const queryClient = useQueryClient();
@@ -68,7 +69,7 @@ export function FlowList() {
               <tr key={flow.id} data-testid="flow-list.row">
                 <td><a href={`/flows/${flow.id}`} onClick={(event) => { event.preventDefault(); navigate(`/flows/${flow.id}`); }}>{flow.name}</a></td>
                 <td>{flow.latestVersion ? `v${flow.latestVersion}` : 'Draft'}<span className="flow-list__proof"><ProofBadge flowId={flow.id} flowName={flow.name} badge={flow.proof} /></span></td>
-                <td>{new Date(flow.updatedAt).toLocaleString()}</td>
+                <td><ChangedAt at={flow.updatedAt} /></td>
                 <td className="num" data-testid="flow-list.runs-today">{flow.runsToday.toLocaleString()}</td>
                 <td className={`num${flow.failuresToday > 0 ? ' is-failure' : ''}`} data-testid="flow-list.failures">{flow.failuresToday.toLocaleString()}</td>
                 <td className={`num${flow.duplicatesThisWeek > 0 ? ' is-dedupe' : ''}`} data-testid="flow-list.duplicates">{flow.duplicatesThisWeek.toLocaleString()}</td>
