@@ -3,8 +3,9 @@
  * keep arriving and are recorded, "Paused — N events waiting", nothing is sent; Resume and
  * every held run succeeds, each side effect once. At desktop and phone width.
  */
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
 import { expect, test } from '../fixtures/index.ts';
+import { fitsWidth } from '../fixtures/a11y.ts';
 import { resetSandbox, sandboxEffects, seedTemplate, sendWebhook, trpcCall, waitForRun } from '../fixtures/api.ts';
 
 const TEMPLATE = 'order-paid-invoice-receipt';
@@ -15,11 +16,6 @@ function order(eventId: string, orderId: string) {
 
 async function runStatus(request: APIRequestContext, runId: string): Promise<string> {
   return (await trpcCall<{ run: { status: string } }>(request, 'runs.get', { runId }, 'query')).run.status;
-}
-
-async function expectNoSidewaysScroll(page: Page) {
-  const widths = await page.evaluate(() => ({ scroll: document.scrollingElement!.scrollWidth, client: document.scrollingElement!.clientWidth }));
-  expect(widths.scroll, `the page is ${widths.scroll} px wide on a ${widths.client} px screen`).toBeLessThanOrEqual(widths.client);
 }
 
 test.beforeEach(async ({ request }) => {
@@ -90,12 +86,12 @@ test.describe('at phone width', () => {
     await expect(card.getByTestId('flow-pause.status')).toHaveText('Paused — 0 events waiting');
     const { runId } = await sendWebhook(request, hookId!, order('evt_m1', '8301'));
     await expect(card.getByTestId('flow-pause.status')).toHaveText('Paused — 1 event waiting', { timeout: 10_000 });
-    await expectNoSidewaysScroll(page);
+    await fitsWidth(page);
     expect(await runStatus(request, runId)).toBe('held');
 
     await card.getByRole('button', { name: `Resume ${name}` }).click();
     await waitForRun(request, runId, ['succeeded']);
     expect(await sandboxEffects(request, 'payments')).toBe(1);
-    await expectNoSidewaysScroll(page);
+    await fitsWidth(page);
   });
 });

@@ -6,6 +6,7 @@
  *   shop (webhook) ──▶ invoice (payments) ──▶ receipt (email)
  */
 import { expect, test } from '../fixtures/index.ts';
+import { fitsWidth } from '../fixtures/a11y.ts';
 import type { Page } from '@playwright/test';
 import { configureSandbox, resetSandbox, sandboxEffects, seedTemplate, sendWebhook, waitForRun } from '../fixtures/api.ts';
 
@@ -16,12 +17,6 @@ const TEMPLATE_NAME = 'Order paid → invoice → receipt email';
 
 function order(eventId: string, orderId: string) {
   return { id: eventId, type: 'order.paid', order: { id: orderId, total: 120, currency: 'EUR', customer: { email: 'ada@example.com', name: 'Ada' } } };
-}
-
-/** The page is no wider than the screen: nothing to scroll to the side. */
-async function expectNoSidewaysScroll(page: Page) {
-  const widths = await page.evaluate(() => ({ scroll: document.scrollingElement!.scrollWidth, client: document.scrollingElement!.clientWidth }));
-  expect(widths.scroll, `the page is ${widths.scroll} px wide on a ${widths.client} px screen`).toBeLessThanOrEqual(widths.client);
 }
 
 /**
@@ -60,7 +55,7 @@ test('a failed run opens on a phone: header, timeline rows, Rerun and Replay all
   await runPage.open(runId);
   await runPage.waitForStatus('failed');
   await expect(runPage.entries()).not.toHaveCount(0);
-  await expectNoSidewaysScroll(page);
+  await fitsWidth(page);
   await expectNamesContainVisibleText(page);
 
   // The heading reads on one line, not one word per line.
@@ -80,13 +75,13 @@ test('a failed run opens on a phone: header, timeline rows, Rerun and Replay all
   await runPage.node('invoice').click();
   await expect(runPage.drawer()).toContainText('Create invoice');
   await expect(runPage.drawer().getByRole('heading', { name: 'Create invoice' })).toBeInViewport();
-  await expectNoSidewaysScroll(page);
+  await fitsWidth(page);
   await runPage.drawer().getByRole('button', { name: 'Close step details' }).click();
 
   await configureSandbox(request, 'payments', { failureRate: 0 });
   await runPage.button('Rerun').click();
   await expect(runPage.rerunDialog().getByTestId('rerun.preview')).toContainText('Create invoice');
-  await expectNoSidewaysScroll(page);
+  await fitsWidth(page);
   await runPage.button('Rerun now').click();
   await runPage.waitForStatus('succeeded');
   await expect(runPage.entriesOfType('run.succeeded')).toBeInViewport();
@@ -96,7 +91,7 @@ test('a failed run opens on a phone: header, timeline rows, Rerun and Replay all
   await expect(page).not.toHaveURL(new RegExp(runId));
   await runPage.waitForStatus('succeeded');
   await expect(runPage.entriesOfType('step.duplicate')).toHaveCount(2);
-  await expectNoSidewaysScroll(page);
+  await fitsWidth(page);
   expect(await sandboxEffects(request, 'payments')).toBe(1);
 });
 
@@ -109,7 +104,7 @@ for (const [choice, effects] of [['It happened', 1], ['It did not happen — do 
 
     await runPage.open(runId);
     await runPage.waitForStatus('needs_review');
-    await expectNoSidewaysScroll(page);
+    await fitsWidth(page);
     for (const name of ['It happened', 'It did not happen — do it now', 'Skip']) {
       const button = runPage.button(name);
       await button.scrollIntoViewIfNeeded();
@@ -143,16 +138,16 @@ test('the runs list is cards on a phone; a card opens its run', async ({ runHist
   await expect(keeping).toContainText('Keys are kept for 30 days after their work is done');
   await expect(keeping).toContainText('Runs are kept until you set a retention');
   await expect(keeping).toContainText(/The oldest kept run is #\d+, from /);
-  await expectNoSidewaysScroll(page);
+  await fitsWidth(page);
   await expectNamesContainVisibleText(page);
 
   await page.getByLabel('Status').selectOption('succeeded');
   await expect(card).toBeVisible();
-  await expectNoSidewaysScroll(page);
+  await fitsWidth(page);
 
   await card.getByRole('link', { name: /^Run #\d+$/ }).tap();
   await expect(page).toHaveURL(new RegExp(`/runs/${runId}$`));
-  await expectNoSidewaysScroll(page);
+  await fitsWidth(page);
 });
 
 test('the flow list is cards on a phone, and a template button is named by what it says', async ({ flowList, page, request }) => {
@@ -165,7 +160,7 @@ test('the flow list is cards on a phone, and a template button is named by what 
   const changed = await flowList.changedTimes(card);
   expect(changed.shown).toBe(changed.expected);
   expect(Math.abs(Date.parse(changed.moment!) - Date.now())).toBeLessThan(60_000);
-  await expectNoSidewaysScroll(page);
+  await fitsWidth(page);
   await expectNamesContainVisibleText(page);
 
   // The visible words are the start of the accessible name, never replaced by other words.
@@ -178,7 +173,7 @@ test('the flow list is cards on a phone, and a template button is named by what 
 
   await card.getByRole('link', { name: 'Runs of Invoices (phone flows)' }).tap();
   await expect(page).toHaveURL(new RegExp(`/runs\\?flow=${flowId}`));
-  await expectNoSidewaysScroll(page);
+  await fitsWidth(page);
 });
 
 test('the inbox is cards on a phone, and a delivery is replayed from it', async ({ inbox, page, request }) => {
@@ -192,7 +187,7 @@ test('the inbox is cards on a phone, and a delivery is replayed from it', async 
   await expect(inbox.rows()).toHaveCount(1);
   await expect(inbox.rows().first()).toContainText('evt_phone_inbox');
   await expect(inbox.rows().first()).toContainText('duplicate ×1');
-  await expectNoSidewaysScroll(page);
+  await fitsWidth(page);
   await expectNamesContainVisibleText(page);
 
   await inbox.rows().first().getByRole('button', { name: 'Replay', exact: true }).tap();

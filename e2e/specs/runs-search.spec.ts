@@ -6,20 +6,14 @@
  *
  *   shop (webhook) ──▶ invoice (payments, key {{ order.id }}:invoice) ──▶ receipt (email)
  */
-import type { Page } from '@playwright/test';
 import { configureSandbox, resetSandbox, seedTemplate, sendWebhook, waitForRun } from '../fixtures/api.ts';
 import { expect, test } from '../fixtures/index.ts';
-import { seriousFindings } from '../fixtures/a11y.ts';
+import { fitsWidth, seriousFindings } from '../fixtures/a11y.ts';
 
 const TEMPLATE = 'order-paid-invoice-receipt';
 
 function order(eventId: string, orderId: string) {
   return { id: eventId, type: 'order.paid', order: { id: orderId, total: 120, currency: 'EUR', customer: { email: 'ada@example.com', name: 'Ada' } } };
-}
-
-async function expectNoSidewaysScroll(page: Page) {
-  const widths = await page.evaluate(() => ({ scroll: document.scrollingElement!.scrollWidth, client: document.scrollingElement!.clientWidth }));
-  expect(widths.scroll, `the page is ${widths.scroll} px wide on a ${widths.client} px screen`).toBeLessThanOrEqual(widths.client);
 }
 
 for (const size of [{ name: 'desktop', width: 1280, height: 800 }, { name: 'phone', width: 390, height: 844 }]) {
@@ -50,7 +44,7 @@ for (const size of [{ name: 'desktop', width: 1280, height: 800 }, { name: 'phon
       await expect(reading).toHaveText(`Runs whose input has order.id = 91-${stamp}.`);
       await expect(runHistory.rows()).toHaveCount(1);
       await expect(runHistory.row(found.runId)).toBeVisible();
-      if (size.width < 500) await expectNoSidewaysScroll(page);
+      if (size.width < 500) await fitsWidth(page);
       expect(await seriousFindings(page)).toEqual([]);
 
       await search.fill(`key 92-${stamp}:invoice`);
@@ -63,7 +57,7 @@ for (const size of [{ name: 'desktop', width: 1280, height: 800 }, { name: 'phon
       await page.getByRole('combobox', { name: /^Flow/ }).selectOption({ label: `Invoices (search ${size.name})` });
       await expect(runHistory.rows()).toHaveCount(1);
       await expect(runHistory.row(failed.runId)).toBeVisible();
-      if (size.width < 500) await expectNoSidewaysScroll(page);
+      if (size.width < 500) await fitsWidth(page);
     });
   });
 }
