@@ -1,6 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { FlowList } from './flows/FlowList.tsx';
 import { navigate, usePath } from './lib/router.ts';
+import { NotFoundPage } from './NotFoundPage.tsx';
 
 // The editor (React Flow) and the run pages load when first visited, so the first page's
 // code stays small (under 150 KB compressed: `npm run bench` measures it).
@@ -22,7 +23,8 @@ type Route =
   | { page: 'run'; runId: string }
   | { page: 'operation'; operationId: string }
   | { page: 'secrets' }
-  | { page: 'alerts' };
+  | { page: 'alerts' }
+  | { page: 'not-found'; path: string };
 
 function route(path: string): Route {
   const part = (match: RegExpExecArray) => decodeURIComponent(match[1]!);
@@ -39,7 +41,15 @@ function route(path: string): Route {
   if (/^\/runs\/?$/.test(path)) return { page: 'runs' };
   if (/^\/secrets\/?$/.test(path)) return { page: 'secrets' };
   if (/^\/alerts\/?$/.test(path)) return { page: 'alerts' };
-  return { page: 'flows' };
+  if (path === '/' || path === '/index.html') return { page: 'flows' };
+  return { page: 'not-found', path };
+}
+
+/** The menu entry a page belongs to; an address with no page belongs to none. */
+function sectionOf(page: Route['page']): 'flows' | 'runs' | 'secrets' | 'alerts' | null {
+  if (page === 'runs' || page === 'run' || page === 'operation') return 'runs';
+  if (page === 'secrets' || page === 'alerts') return page;
+  return page === 'not-found' ? null : 'flows';
 }
 
 // Pages that fill the window (a canvas) rather than scroll.
@@ -47,7 +57,7 @@ const FULL_HEIGHT: ReadonlySet<Route['page']> = new Set(['editor', 'run']);
 
 export function App() {
   const current = route(usePath());
-  const section = current.page === 'runs' || current.page === 'run' || current.page === 'operation' ? 'runs' : current.page === 'secrets' || current.page === 'alerts' ? current.page : 'flows';
+  const section = sectionOf(current.page);
   return (
     <div className={`app app--page-${current.page}${FULL_HEIGHT.has(current.page) ? ' app--editor' : ''}`}>
       <header className="app-header">
@@ -108,5 +118,7 @@ function Page({ route: current }: { route: Route }) {
       return <DefaultAlertsPage />;
     case 'flows':
       return <FlowList />;
+    case 'not-found':
+      return <NotFoundPage path={current.path} />;
   }
 }

@@ -1,7 +1,7 @@
 /**
  * An automated accessibility audit (axe-core) of every page a person uses: the flow list,
  * the editor with a step selected, the editor with a For each (its "Add a step inside" list open), a run, the runs list, a flow's inbox, a proof report,
- * a recovery report, secrets, the default alerts, the editor's Alerts tab and the login page, at desktop and phone width. Serious and critical findings fail the test,
+ * a recovery report, secrets, the default alerts, the editor's Alerts tab, the page for an unknown address and the login page, at desktop and phone width. Serious and critical findings fail the test,
  * each listed with the element it is about so the failure says what to fix.
  */
 import type { Page } from '@playwright/test';
@@ -81,6 +81,7 @@ for (const size of SIZES) {
         { name: 'proof report', open: async () => { await page.goto(`/flows/${flowId}/proofs/${proofId}`); await expect(page.getByTestId('proof.headline')).toBeVisible(); } },
         { name: 'recovery report', open: async () => { await page.goto(`/operations/${operationId}`); await expect(page.getByTestId('operation.asked')).toBeVisible(); } },
         { name: 'secrets', open: async () => { await page.goto('/secrets'); await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible(); } },
+        { name: 'page not found', open: async () => { await page.goto('/no-page-here'); await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible(); } },
         {
           name: 'default alerts',
           open: async () => {

@@ -1,0 +1,26 @@
+/**
+ * An address the app has no page for: an old link, a typo, a page a newer version moved.
+ * Showing the flow list there instead would read as the page being lost or empty; this
+ * says what happened and offers the way back.
+ */
+import type { MouseEvent } from 'react';
+import { navigate } from './lib/router.ts';
+
+const go = (path: string) => (event: MouseEvent) => {
+  event.preventDefault();
+  navigate(path);
+};
+
+export function NotFoundPage({ path }: { path: string }) {
+  return (
+    <section aria-labelledby="not-found-heading" className="list-page">
+      <div className="page-head">
+        <h1 id="not-found-heading">Page not found</h1>
+      </div>
+      <p>Onceflow has no page at <code className="not-found__path">{path}</code>. The link may be old or mistyped.</p>
+      <p>
+        Go to <a href="/" onClick={go('/')}>your flows</a> or <a href="/runs" onClick={go('/runs')}>every run</a>.
+      </p>
+    </section>
+  );
+}
