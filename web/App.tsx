@@ -1,6 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { FlowList } from './flows/FlowList.tsx';
-import { navigate, usePath } from './lib/router.ts';
+import { followLink, usePath } from './lib/router.ts';
 import { NotFoundPage } from './NotFoundPage.tsx';
 
 // The editor (React Flow) and the run pages load when first visited, so the first page's
@@ -61,7 +61,7 @@ export function App() {
   return (
     <div className={`app app--page-${current.page}${FULL_HEIGHT.has(current.page) ? ' app--editor' : ''}`}>
       <header className="app-header">
-        <a href="/" onClick={(event) => { event.preventDefault(); navigate('/'); }} className="brand">
+        <a href="/" onClick={followLink('/')} className="brand">
           Onceflow
         </a>
         <nav className="app-nav" aria-label="Main">
@@ -87,10 +87,7 @@ function NavLink({ href, current, children }: { href: string; current: boolean; 
       href={href}
       className="app-nav__link"
       aria-current={current ? 'page' : undefined}
-      onClick={(event) => {
-        event.preventDefault();
-        navigate(href);
-      }}
+      onClick={followLink(href)}
     >
       {children}
     </a>

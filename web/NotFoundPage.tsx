@@ -3,13 +3,7 @@
  * Showing the flow list there instead would read as the page being lost or empty; this
  * says what happened and offers the way back.
  */
-import type { MouseEvent } from 'react';
-import { navigate } from './lib/router.ts';
-
-const go = (path: string) => (event: MouseEvent) => {
-  event.preventDefault();
-  navigate(path);
-};
+import { followLink } from './lib/router.ts';
 
 export function NotFoundPage({ path }: { path: string }) {
   return (
@@ -19,7 +13,7 @@ export function NotFoundPage({ path }: { path: string }) {
       </div>
       <p>Onceflow has no page at <code className="not-found__path">{path}</code>. The link may be old or mistyped.</p>
       <p>
-        Go to <a href="/" onClick={go('/')}>your flows</a> or <a href="/runs" onClick={go('/runs')}>every run</a>.
+        Go to <a href="/" onClick={followLink('/')}>your flows</a> or <a href="/runs" onClick={followLink('/runs')}>every run</a>.
       </p>
     </section>
   );

@@ -1,4 +1,4 @@
-import { navigate } from '../lib/router.ts';
+import { followLink } from '../lib/router.ts';
 import { FlowPauseControl } from '../flows/FlowPauseControl.tsx';
 import { KindIcon } from './KindIcon.tsx';
 import { ProveButton } from './ProveButton.tsx';
@@ -49,10 +49,7 @@ export function EditorToolbar({ save, busy, errorCount, warningCount, live, read
       <a
         href="/"
         className="editor-toolbar__back"
-        onClick={(event) => {
-          event.preventDefault();
-          navigate('/');
-        }}
+        onClick={followLink('/')}
       >
         ← Flows
       </a>

@@ -6,7 +6,7 @@
 import '../proofs/proofs.css';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { navigate } from '../lib/router.ts';
+import { followLink, navigate } from '../lib/router.ts';
 import { trpc } from '../lib/trpc.ts';
 import { proofPath } from '../proofs/proof-words.ts';
 import { chosenSampleNow, isDefaultSample } from './chosen-sample.ts';
@@ -32,10 +32,7 @@ export function ChangedSinceProof({ flowId }: { flowId: string }) {
       href={path}
       data-testid="editor.changed-since-proof"
       title="The draft is not what the last passed proof checked; press Prove it again before publishing"
-      onClick={(event) => {
-        event.preventDefault();
-        navigate(path);
-      }}
+      onClick={followLink(path)}
     >
       Changed since the last proof
     </a>

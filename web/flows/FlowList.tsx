@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { navigate } from '../lib/router.ts';
+import { followLink, navigate } from '../lib/router.ts';
 import { useNarrowScreen } from '../lib/useNarrowScreen.ts';
 import { trpc } from '../lib/trpc.ts';
 import { ImportButton } from './ImportButton.tsx';
@@ -67,7 +67,7 @@ export function FlowList() {
           <tbody>
             {flows.data.map((flow) => (
               <tr key={flow.id} data-testid="flow-list.row">
-                <td><a href={`/flows/${flow.id}`} onClick={(event) => { event.preventDefault(); navigate(`/flows/${flow.id}`); }}>{flow.name}</a></td>
+                <td><a href={`/flows/${flow.id}`} onClick={followLink(`/flows/${flow.id}`)}>{flow.name}</a></td>
                 <td>{flow.latestVersion ? `v${flow.latestVersion}` : 'Draft'}<span className="flow-list__proof"><ProofBadge flowId={flow.id} flowName={flow.name} badge={flow.proof} /></span></td>
                 <td><ChangedAt at={flow.updatedAt} /></td>
                 <td className="num" data-testid="flow-list.runs-today">{flow.runsToday.toLocaleString()}</td>
@@ -75,8 +75,8 @@ export function FlowList() {
                 <td className={`num${flow.duplicatesThisWeek > 0 ? ' is-dedupe' : ''}`} data-testid="flow-list.duplicates">{flow.duplicatesThisWeek.toLocaleString()}</td>
                 <td>
                   <span className="flow-list__links">
-                    <a href={`/runs?flow=${flow.id}`} onClick={(event) => { event.preventDefault(); navigate(`/runs?flow=${flow.id}`); }} >Runs<span className="visually-hidden"> of {flow.name}</span></a>
-                    <a href={`/flows/${flow.id}/inbox`} onClick={(event) => { event.preventDefault(); navigate(`/flows/${flow.id}/inbox`); }} >Inbox<span className="visually-hidden"> of {flow.name}</span></a>
+                    <a href={`/runs?flow=${flow.id}`} onClick={followLink(`/runs?flow=${flow.id}`)}>Runs<span className="visually-hidden"> of {flow.name}</span></a>
+                    <a href={`/flows/${flow.id}/inbox`} onClick={followLink(`/flows/${flow.id}/inbox`)}>Inbox<span className="visually-hidden"> of {flow.name}</span></a>
                   </span>
                   {flow.latestVersion !== null && paused.data && <FlowPauseControl flowId={flow.id} flowName={flow.name} state={paused.data[flow.id] ?? null} />}
                 </td>

@@ -1,5 +1,5 @@
 // A tiny history router: the app has a handful of pages and needs no more than this.
-import { useSyncExternalStore } from 'react';
+import { useSyncExternalStore, type MouseEvent } from 'react';
 
 const subscribe = (notify: () => void) => {
   window.addEventListener('popstate', notify);
@@ -15,3 +15,9 @@ export function navigate(path: string): void {
   window.history.pushState(null, '', path);
   window.dispatchEvent(new PopStateEvent('popstate'));
 }
+
+/** A link's click handler: the app's own page, without reloading it. `<a href={path} onClick={followLink(path)}>`. */
+export const followLink = (path: string) => (event: MouseEvent) => {
+  event.preventDefault();
+  navigate(path);
+};

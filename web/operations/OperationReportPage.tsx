@@ -9,10 +9,9 @@ import './operations.css';
 import { useQuery } from '@tanstack/react-query';
 import type { inferRouterOutputs } from '@trpc/server';
 import type { AppRouter } from '../../server/trpc/router.ts';
-import type { MouseEvent } from 'react';
 import { counted, previewSentence } from '../../core/recovery-words.ts';
 import { dateFormat } from '../lib/date-format.ts';
-import { navigate } from '../lib/router.ts';
+import { followLink } from '../lib/router.ts';
 import { trpc } from '../lib/trpc.ts';
 import { OperationProgress } from '../runs/RecoverDialog.tsx';
 import { RUN_STATUS_WORDS } from '../runs/run-words.ts';
@@ -21,11 +20,6 @@ const formatDateTime = dateFormat({ dateStyle: 'medium', timeStyle: 'short' });
 /** Runs listed on the page; the downloads have them all. */
 const RUNS_SHOWN = 200;
 const FAR_FUTURE = 8e15;
-
-const go = (path: string) => (event: MouseEvent) => {
-  event.preventDefault();
-  navigate(path);
-};
 
 export function OperationReportPage({ operationId }: { operationId: string }) {
   // Read again while the operation runs and while its runs are still going.
@@ -36,7 +30,7 @@ export function OperationReportPage({ operationId }: { operationId: string }) {
   const report = query.data;
   return (
     <section className="list-page operation-page" aria-labelledby="operation-heading">
-      <a className="back-link" href="/runs" onClick={go('/runs')}>← Runs</a>
+      <a className="back-link" href="/runs" onClick={followLink('/runs')}>← Runs</a>
       <h1 id="operation-heading">{report ? report.operation.name : 'Recovery report'}</h1>
       {query.isPending && <p>Loading the report…</p>}
       {query.error && <p role="alert" className="error">The report could not be loaded: {query.error.message}</p>}
@@ -109,7 +103,7 @@ function Report({ report, operationId }: { report: ReportData; operationId: stri
           <ul className="operation-list">
             {report.uncertain.map((step) => (
               <li key={`${step.runId}:${step.nodeId}`}>
-                <a href={`/runs/${step.runId}`} onClick={go(`/runs/${step.runId}`)}>Run #{step.seq}</a>: {step.label}{step.key ? <> (key <code>{step.key}</code>)</> : null} —{' '}
+                <a href={`/runs/${step.runId}`} onClick={followLink(`/runs/${step.runId}`)}>Run #{step.seq}</a>: {step.label}{step.key ? <> (key <code>{step.key}</code>)</> : null} —{' '}
                 {step.resolvedBy ? `${step.decision === 'happened' ? 'recorded as done' : step.decision === 'do-it' ? 'done again' : 'skipped'} by ${step.resolvedBy}` : 'waits for a decision'}
               </li>
             ))}
@@ -133,7 +127,7 @@ function Report({ report, operationId }: { report: ReportData; operationId: stri
           <tbody>
             {report.runs.slice(0, RUNS_SHOWN).map((run) => (
               <tr key={run.position}>
-                <td><a href={`/runs/${run.workRunId ?? run.runId}`} onClick={go(`/runs/${run.workRunId ?? run.runId}`)}>#{run.workSeq ?? run.seq}</a>{run.workRunId && run.workRunId !== run.runId ? <span className="muted"> (replay of #{run.seq})</span> : null}</td>
+                <td><a href={`/runs/${run.workRunId ?? run.runId}`} onClick={followLink(`/runs/${run.workRunId ?? run.runId}`)}>#{run.workSeq ?? run.seq}</a>{run.workRunId && run.workRunId !== run.runId ? <span className="muted"> (replay of #{run.seq})</span> : null}</td>
                 <td>{run.outcome === 'queued' ? (asked.mode === 'rerun' ? 'Started again' : 'Replayed') : run.outcome === 'passed' ? run.note : 'Not reached'}</td>
                 <td>{run.status ? <span className={`status-pill status--${run.status}`}>{RUN_STATUS_WORDS[run.status]}</span> : '—'}</td>
                 <td className="num">{run.acted}</td>

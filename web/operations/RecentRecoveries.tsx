@@ -1,7 +1,7 @@
 /** The latest recoveries on the runs page, each with how far it got and a link to its report. */
 import './operations.css';
 import { useQuery } from '@tanstack/react-query';
-import { navigate } from '../lib/router.ts';
+import { followLink } from '../lib/router.ts';
 import { trpc } from '../lib/trpc.ts';
 
 const STATUS_WORDS: Record<string, string> = { running: 'running', finished: 'done', cancelled: 'cancelled', failed: 'stopped on an error' };
@@ -21,7 +21,7 @@ export function RecentRecoveries() {
           const href = `/operations/${operation.id}`;
           return (
             <li key={operation.id}>
-              <a href={href} onClick={(event) => { event.preventDefault(); navigate(href); }}>{operation.name}</a>{' '}
+              <a href={href} onClick={followLink(href)}>{operation.name}</a>{' '}
               <span className="muted">({STATUS_WORDS[operation.status] ?? operation.status}, {operation.done.toLocaleString('en-US')} of {operation.total.toLocaleString('en-US')})</span>
             </li>
           );

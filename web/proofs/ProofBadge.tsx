@@ -1,6 +1,6 @@
 /** The flow list's proof badge ("v4 proven on 30 Nov", "Proof failed"), opening the report it comes from. */
 import './proofs.css';
-import { navigate } from '../lib/router.ts';
+import { followLink } from '../lib/router.ts';
 import { badgeWords, proofPath, type ProofBadge as Badge } from './proof-words.ts';
 
 const TITLES: Record<Badge['kind'], string> = {
@@ -19,10 +19,7 @@ export function ProofBadge({ flowId, flowName, badge }: { flowId: string; flowNa
       className={`proof-badge proof-badge--${badge.kind}`}
       title={TITLES[badge.kind]}
       data-testid="flow-list.proof"
-      onClick={(event) => {
-        event.preventDefault();
-        navigate(path);
-      }}
+      onClick={followLink(path)}
     >
       {badgeWords(badge)}<span className="visually-hidden">: proof report of {flowName}</span>
     </a>

@@ -6,19 +6,13 @@
 import '../runs/runs.css';
 import './proofs.css';
 import { useQuery } from '@tanstack/react-query';
-import type { MouseEvent } from 'react';
 import { dateFormat } from '../lib/date-format.ts';
-import { navigate } from '../lib/router.ts';
+import { followLink } from '../lib/router.ts';
 import { trpc } from '../lib/trpc.ts';
 import { formatDuration } from '../runs/run-words.ts';
 import { CHECK_ORDER, CHECK_TITLES, headline, proofPath, type ProofReport } from './proof-words.ts';
 
 const formatDateTime = dateFormat({ dateStyle: 'medium', timeStyle: 'short' });
-
-const go = (path: string) => (event: MouseEvent) => {
-  event.preventDefault();
-  navigate(path);
-};
 
 export function ProofReportPage({ flowId, proofId }: { flowId: string; proofId: string }) {
   // Polled while the checks run; a finished report never changes.
@@ -30,7 +24,7 @@ export function ProofReportPage({ flowId, proofId }: { flowId: string; proofId: 
   const name = report?.flowName ?? 'the flow';
   return (
     <section className="list-page proof-page" aria-labelledby="proof-heading">
-      <a className="back-link" href={`/flows/${flowId}`} onClick={go(`/flows/${flowId}`)}>← {report ? `“${report.flowName}”` : 'The flow'}</a>
+      <a className="back-link" href={`/flows/${flowId}`} onClick={followLink(`/flows/${flowId}`)}>← {report ? `“${report.flowName}”` : 'The flow'}</a>
       <h1 id="proof-heading">Proof of {report ? `“${name}”` : 'a flow'}</h1>
       <p className="page-sub">
         Each side-effect step, run in test mode against the built-in stand-ins: twice in a row, ten times at once, stopped hard between acting
@@ -79,7 +73,7 @@ function Report({ report }: { report: ProofReport }) {
               <p className="proof-runs">
                 <span>{check.runIds.length === 1 ? 'Its test run:' : `Its ${check.runIds.length} test runs:`}</span>
                 {check.runIds.map((runId, index) => (
-                  <a key={runId} href={`/runs/${runId}`} onClick={go(`/runs/${runId}`)}>
+                  <a key={runId} href={`/runs/${runId}`} onClick={followLink(`/runs/${runId}`)}>
                     run {index + 1}<span className="visually-hidden"> of “{check.title}”</span>
                   </a>
                 ))}
@@ -116,7 +110,7 @@ function EarlierProofs({ flowId, current }: { flowId: string; current: string })
       <ul>
         {others.map((proof) => (
           <li key={proof.id}>
-            <a href={proofPath(flowId, proof.id)} onClick={go(proofPath(flowId, proof.id))}>{formatShort(proof.createdAt)}</a>
+            <a href={proofPath(flowId, proof.id)} onClick={followLink(proofPath(flowId, proof.id))}>{formatShort(proof.createdAt)}</a>
             {' '}— {STATUS_WORDS[proof.status]}, on “{proof.sample}”
           </li>
         ))}

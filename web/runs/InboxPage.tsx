@@ -6,8 +6,8 @@
 import '../editor/editor.css';
 import './runs.css';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
-import { useMemo, useState, type MouseEvent } from 'react';
-import { navigate } from '../lib/router.ts';
+import { useMemo, useState } from 'react';
+import { followLink, navigate } from '../lib/router.ts';
 import { useNarrowScreen } from '../lib/useNarrowScreen.ts';
 import { trpc } from '../lib/trpc.ts';
 import { formatWhen, RUN_STATUS_WORDS } from './run-words.ts';
@@ -38,14 +38,9 @@ export function InboxPage({ flowId }: { flowId: string }) {
   const name = flow.data?.name ?? 'this flow';
   const narrow = useNarrowScreen();
   const hooks = inbox.data?.triggers.filter((trigger) => trigger.kind === 'trigger.webhook') ?? [];
-  const go = (path: string) => (event: MouseEvent) => {
-    event.preventDefault();
-    navigate(path);
-  };
-
   return (
     <section className="list-page inbox-page" aria-labelledby="inbox-heading">
-      <a className="back-link" href="/" onClick={go('/')}>← Flows</a>
+      <a className="back-link" href="/" onClick={followLink('/')}>← Flows</a>
       <div className="page-head">
         <div>
           <h1 id="inbox-heading">Inbox of “{name}”</h1>
@@ -54,8 +49,8 @@ export function InboxPage({ flowId }: { flowId: string }) {
           </p>
         </div>
         <div className="list-actions">
-          <a className="button-link" href={`/flows/${flowId}`} onClick={go(`/flows/${flowId}`)}>Open the flow</a>
-          <a className="button-link" href={`/runs?flow=${flowId}`} onClick={go(`/runs?flow=${flowId}`)}>Runs of this flow</a>
+          <a className="button-link" href={`/flows/${flowId}`} onClick={followLink(`/flows/${flowId}`)}>Open the flow</a>
+          <a className="button-link" href={`/runs?flow=${flowId}`} onClick={followLink(`/runs?flow=${flowId}`)}>Runs of this flow</a>
         </div>
       </div>
 
@@ -95,7 +90,7 @@ export function InboxPage({ flowId }: { flowId: string }) {
                   {row.delivery.duplicates > 0 && ' · repeats were ignored'}
                 </p>
                 <div className="card__actions">
-                  <a href={`/runs/${row.delivery.runId}`} onClick={go(`/runs/${row.delivery.runId}`)}>Open run</a>
+                  <a href={`/runs/${row.delivery.runId}`} onClick={followLink(`/runs/${row.delivery.runId}`)}>Open run</a>
                   <span className={`status-pill status--${row.delivery.runStatus}`}>{RUN_STATUS_WORDS[row.delivery.runStatus as RunStatus] ?? row.delivery.runStatus}</span>
                   <ReplayButton disabled={replay.isPending} onReplay={() => replay.mutate({ eventId: row.delivery.id, version })} />{' '}
                   <ReplayChangesButton disabled={replay.isPending} onOpen={() => setEditing(row.delivery)} />
@@ -139,7 +134,7 @@ export function InboxPage({ flowId }: { flowId: string }) {
                     {row.delivery.duplicates > 0 && <span className="muted cell-note">repeats were ignored</span>}
                   </td>
                   <td>
-                    <a href={`/runs/${row.delivery.runId}`} onClick={go(`/runs/${row.delivery.runId}`)}>Open run</a>{' '}
+                    <a href={`/runs/${row.delivery.runId}`} onClick={followLink(`/runs/${row.delivery.runId}`)}>Open run</a>{' '}
                     <span className={`status-pill status--${row.delivery.runStatus}`}>{RUN_STATUS_WORDS[row.delivery.runStatus as RunStatus] ?? row.delivery.runStatus}</span>
                   </td>
                   <td className="actions-cell">

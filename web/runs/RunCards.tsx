@@ -3,7 +3,7 @@
  * nothing is crushed and the page never scrolls sideways.
  */
 import { RunBadges } from './RunBadges.tsx';
-import { navigate } from '../lib/router.ts';
+import { followLink } from '../lib/router.ts';
 import { formatDuration, formatWhen, plural, RUN_STATUS_WORDS, triggerWords } from './run-words.ts';
 import type { RunListItem } from './run-types.ts';
 
@@ -15,7 +15,7 @@ export function RunCards({ runs, numbers, busy }: { runs: readonly RunListItem[]
         return (
           <li key={run.id} className="card" data-testid="runs.row" data-run-id={run.id}>
             <div className="card__head">
-              <a href={href} onClick={(event) => { event.preventDefault(); navigate(href); }} className="run-table__link">Run #{run.seq}</a>
+              <a href={href} onClick={followLink(href)} className="run-table__link">Run #{run.seq}</a>
               <span className={`status-pill status--${run.status}`} data-status={run.status}>{RUN_STATUS_WORDS[run.status]}</span>
             </div>
             <p className="card__title">

@@ -10,7 +10,7 @@ import { skipToken, useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { isTriggerKind } from '../editor/node-kinds.ts';
 import { attemptSpans, type AttemptSpan } from './attempt-spans.ts';
-import { navigate } from '../lib/router.ts';
+import { followLink } from '../lib/router.ts';
 import { trpc } from '../lib/trpc.ts';
 import { CancelRun } from './CancelRun.tsx';
 import { RerunDialog } from './RerunDialog.tsx';
@@ -175,7 +175,7 @@ function RunHeader({ data: { run, steps }, counts, numbers, spans, onRerun }: He
           <span className={`status-pill status--${run.status}`} data-testid="run.status" data-status={run.status}>
             {RUN_STATUS_WORDS[run.status]}
           </span>
-          <a className="run-head__flow" href={flowLink} onClick={(event) => { event.preventDefault(); navigate(flowLink); }}>
+          <a className="run-head__flow" href={flowLink} onClick={followLink(flowLink)}>
             {run.flowName ?? 'Flow'}
           </a>
           <RunBadges run={run} />
@@ -192,7 +192,7 @@ function RunHeader({ data: { run, steps }, counts, numbers, spans, onRerun }: He
           <p className="run-head__meta" data-testid="run.parent">
             <span>
               Started by{' '}
-              <a href={`/runs/${run.parent.runId}`} onClick={(event) => { event.preventDefault(); navigate(`/runs/${run.parent!.runId}`); }}>
+              <a href={`/runs/${run.parent.runId}`} onClick={followLink(`/runs/${run.parent!.runId}`)}>
                 {run.parent.flowName ?? 'Flow'} run #{run.parent.seq}
               </a>
               , step “{run.parent.stepLabel}”
@@ -204,7 +204,7 @@ function RunHeader({ data: { run, steps }, counts, numbers, spans, onRerun }: He
       </div>
       <div className="run-head__actions">
         {run.triggerKind === 'webhook' && (
-          <a className="button-link" href={`/flows/${run.flowId}/inbox`} onClick={(event) => { event.preventDefault(); navigate(`/flows/${run.flowId}/inbox`); }}>
+          <a className="button-link" href={`/flows/${run.flowId}/inbox`} onClick={followLink(`/flows/${run.flowId}/inbox`)}>
             Inbox
           </a>
         )}
@@ -240,7 +240,7 @@ function AttemptDurations({ spans }: { spans: readonly AttemptSpan[] }) {
 
 function BackToRuns() {
   return (
-    <a className="back-link" href="/runs" onClick={(event) => { event.preventDefault(); navigate('/runs'); }}>
+    <a className="back-link" href="/runs" onClick={followLink('/runs')}>
       ← Runs
     </a>
   );

@@ -6,7 +6,7 @@ import { useEffect, useRef, type ReactNode } from 'react';
 import type { FlowNode } from '../../server/engine/flow/document.ts';
 import { KindIcon } from '../editor/KindIcon.tsx';
 import { isTriggerKind, kindInfo, kindLabel } from '../editor/node-kinds.ts';
-import { navigate } from '../lib/router.ts';
+import { followLink } from '../lib/router.ts';
 import { conditionOutcome, EXIT_WORDS } from './condition-words.ts';
 import { formatDateTime, formatTime, readableMessage, runRef, RUN_STATUS_WORDS, STEP_STATUS_WORDS } from './run-words.ts';
 import type { RunInfo, StepInfo, StepStatus, TimelineEntry } from './run-types.ts';
@@ -103,7 +103,7 @@ export function StepDrawer({ step, status, node, run, steps, events, context, on
         {step.child && (
           <Section title="Child run">
             <p data-testid="step-drawer.child">
-              <a href={`/runs/${step.child.runId}`} onClick={(event) => { event.preventDefault(); navigate(`/runs/${step.child!.runId}`); }}>
+              <a href={`/runs/${step.child.runId}`} onClick={followLink(`/runs/${step.child!.runId}`)}>
                 {step.child.flowName ?? 'Flow'} run #{step.child.seq}
               </a>
               {' '}— {RUN_STATUS_WORDS[step.child.status].toLowerCase()}. Its key claims this run, so a rerun or replay of this run waits for it instead of starting another.
@@ -177,7 +177,7 @@ function Json({ value, empty }: { value: unknown; empty: string }) {
 function RunLink({ id, current, numbers }: { id: string; current: string; numbers: ReadonlyMap<string, number> }) {
   if (id === current) return <>this run</>;
   return (
-    <a href={`/runs/${id}`} onClick={(event) => { event.preventDefault(); navigate(`/runs/${id}`); }}>
+    <a href={`/runs/${id}`} onClick={followLink(`/runs/${id}`)}>
       {runRef(id, numbers)}
     </a>
   );

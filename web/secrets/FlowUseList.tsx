@@ -1,5 +1,5 @@
 /** The flows that use a secret, each a link to its editor, with where it names it. */
-import { navigate } from '../lib/router.ts';
+import { followLink } from '../lib/router.ts';
 
 export interface SecretUser {
   flowId: string;
@@ -19,10 +19,7 @@ export function FlowUseList({ users }: { users: readonly SecretUser[] }) {
         <li key={user.flowId} data-testid="secret.used-by">
           <a
             href={`/flows/${user.flowId}`}
-            onClick={(event) => {
-              event.preventDefault();
-              navigate(`/flows/${user.flowId}`);
-            }}
+            onClick={followLink(`/flows/${user.flowId}`)}
           >
             {user.flowName}
           </a>{' '}

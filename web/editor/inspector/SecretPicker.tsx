@@ -5,7 +5,7 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { navigate } from '../../lib/router.ts';
+import { followLink } from '../../lib/router.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { SecretFormDialog } from '../../secrets/SecretFormDialog.tsx';
 
@@ -37,10 +37,7 @@ export function SecretPicker({ label, onPick }: { label: string; onPick(placehol
         </button>
         <a
           href="/secrets"
-          onClick={(event) => {
-            event.preventDefault();
-            navigate('/secrets');
-          }}
+          onClick={followLink('/secrets')}
         >
           Manage secrets
         </a>
