@@ -17,6 +17,9 @@ export async function registerHooks(app: FastifyInstance, intake: WebhookIntake,
 
     scope.setErrorHandler(async (error, request, reply) => {
       const hookId = (request.params as { hookId?: string }).hookId ?? '(unknown)';
+      // A body that could not be read (past the size limit, say) of a request that is not a
+      // delivery: the answer is still that it starts nothing, and no refusal is counted.
+      if (request.method !== 'POST') return sendHookPage(request, reply, await intake.isWebhook(hookId));
       const answer = await deliveryErrorAnswer(intake, hookId, error, logFailure);
       return reply.code(answer.status).send(answer.body);
     });

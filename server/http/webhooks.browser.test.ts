@@ -85,6 +85,10 @@ for (const kind of testDatabases()) {
       }
       const unknown = await fetch(`${server.url}/hooks/${'y'.repeat(32)}`, { method: 'PUT', headers: { accept: 'application/json' } });
       expect(unknown.status).toBe(404);
+      // Past the delivery size limit it is still the wrong method, not a refused delivery.
+      const large = await fetch(url, { method: 'PUT', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: `{"id":"evt_big","pad":"${'x'.repeat(1536 * 1024)}"}` });
+      expect(large.status).toBe(405);
+      expect(((await large.json()) as { error: string }).error).toContain('This request was sent with PUT');
       expect(await counts()).toEqual(before);
     });
 
