@@ -71,10 +71,11 @@ if (values.json) {
   if (results.webhooks.length) {
     console.log('\nWebhook acknowledgements, 32 connections, 50% repeated event ids: intake alone (--no-worker) and npm start\'s shape');
     console.log('(worker on, running what it queues), beside a bare node:http floor (the mean of one measured just before the shape and one just after); the server\'s start to a healthy /healthz, its RSS at idle and at its peak;');
-    console.log('runs ended: of the runs queued during warm-up and load, how many had ended when the load stopped');
+    console.log('runs ended: of the runs queued during warm-up and load, how many had ended when the load stopped; CPU µs: the server\'s process (all its threads,');
+    console.log('not the database\'s) per delivery during the load, and the floor process\'s per request');
     console.table(results.webhooks.map((row) => ({
       database: row.database, shape: row.shape, 'req/s': row.requestsPerSecond, 'p50 ms': row.p50Ms, 'p99 ms': row.p99Ms,
-      'floor req/s': row.floorRequestsPerSecond, 'floor p99 ms': row.floorP99Ms, ratio: row.ratio, errors: row.errors,
+      'floor req/s': row.floorRequestsPerSecond, 'floor p99 ms': row.floorP99Ms, ratio: row.ratio, 'CPU µs': row.cpuUsPerRequest, 'floor CPU µs': row.floorCpuUsPerRequest, errors: row.errors,
       'start s': row.startupSeconds, 'idle MB': row.idleRssMb, 'peak MB': row.peakRssMb, 'runs ended': `${row.runsEnded} of ${row.runsQueued}`,
     })));
   }

@@ -7,7 +7,7 @@
  * memory at idle and at its peak. Then end to end: deliveries to finished runs with one
  * side-effect step each.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -46,6 +46,14 @@ export interface WebhookBenchResult {
   /** Runs the deliveries queued, and how many of them had ended when the load stopped (none without a worker). */
   runsQueued: number;
   runsEnded: number;
+  /**
+   * CPU the Onceflow process used per delivery during the measured load, all its threads,
+   * beside the floor process's per request: the cost that decides the ratio on a machine
+   * whose cores the load generator shares, and steadier than requests per second. On
+   * PostgreSQL the database's own processes are not counted on either side.
+   */
+  cpuUsPerRequest: number;
+  floorCpuUsPerRequest: number;
 }
 
 /** A process's resident set, from /proc (Linux); NaN elsewhere. */
@@ -57,6 +65,35 @@ export function rssMb(pid: number | undefined): number {
   } catch {
     return Number.NaN;
   }
+}
+
+/** Clock ticks per second of /proc's CPU times (100 on every Linux seen, but asked). */
+const TICKS_PER_SECOND = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** A process's CPU time so far, user and system, in microseconds, from /proc (Linux); NaN elsewhere. */
+function cpuUs(pid: number | undefined): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The fields after the command's name, which is in parentheses and may hold spaces.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / TICKS_PER_SECOND;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** Runs one measured load and says how much CPU the process used per request it answered. */
+async function measureLoad(url: string, pid: number | undefined, seconds: number) {
+  const before = cpuUs(pid);
+  const result = await load(url, seconds);
+  const cpuUsPerRequest = round((cpuUs(pid) - before) / Math.max(1, result.requests.total), 0);
+  return { result, cpuUsPerRequest };
 }
 
 /** Samples a process's RSS every 100 ms until stopped; returns the peak. */
@@ -91,7 +128,7 @@ async function startFloor(databaseUrl: string) {
     cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
-  return { url: `http://127.0.0.1:${port}/`, stop: () => { child.kill('SIGKILL'); } };
+  return { url: `http://127.0.0.1:${port}/`, pid: child.pid, stop: () => { child.kill('SIGKILL'); } };
 }
 
 /** A flow's runs, and how many have ended: whether the worker kept up with what intake queued. */
@@ -116,6 +153,7 @@ interface Measured {
   requestsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
+  cpuUsPerRequest: number;
 }
 
 /** The bare node:http floor on an empty database of its own, warmed up as the shapes are. */
@@ -127,8 +165,8 @@ async function measureFloor(freshDatabase: FreshDatabase, seconds: number): Prom
   const floor = await startFloor(database.url);
   try {
     await load(floor.url, 3);
-    const result = await load(floor.url, seconds);
-    return { requestsPerSecond: result.requests.average, p50Ms: result.latency.p50, p99Ms: result.latency.p99 };
+    const { result, cpuUsPerRequest } = await measureLoad(floor.url, floor.pid, seconds);
+    return { requestsPerSecond: result.requests.average, p50Ms: result.latency.p50, p99Ms: result.latency.p99, cpuUsPerRequest };
   } finally {
     floor.stop();
     await database.drop();
@@ -148,11 +186,11 @@ async function measureShape(freshDatabase: FreshDatabase, label: string, shape: 
     const idleRssMb = rssMb(server.child.pid);
     const peak = sampleRss(server.child.pid);
     await load(hook, 3);
-    const result = await load(hook, seconds);
+    const { result, cpuUsPerRequest } = await measureLoad(hook, server.child.pid, seconds);
     const peakRssMb = peak();
     return {
       database: label, shape,
-      requestsPerSecond: round(result.requests.average, 0), p50Ms: result.latency.p50, p99Ms: result.latency.p99,
+      requestsPerSecond: round(result.requests.average, 0), p50Ms: result.latency.p50, p99Ms: result.latency.p99, cpuUsPerRequest,
       errors: result.errors + result.non2xx, startupSeconds, idleRssMb, peakRssMb, ...await countRuns(database.url, hookId),
     };
   } finally {
@@ -183,6 +221,7 @@ export async function benchWebhooks(freshDatabase: FreshDatabase, label: string,
       floorRequestsPerSecond: round(floorRequestsPerSecond, 0),
       floorP50Ms: round((before.p50Ms + after.p50Ms) / 2),
       floorP99Ms: round((before.p99Ms + after.p99Ms) / 2),
+      floorCpuUsPerRequest: round((before.cpuUsPerRequest + after.cpuUsPerRequest) / 2, 0),
       ratio: round(measured.requestsPerSecond / floorRequestsPerSecond),
     });
   }
