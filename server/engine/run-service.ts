@@ -26,6 +26,7 @@ import { indexRecords, stepKeys, summarizeRun } from './run-views.ts';
 import { loopItemPage, loopPageStepIds, stepViewsWithLoops } from './loop-views.ts';
 import { parentLink, withChildLinks } from './child-views.ts';
 import { SETTLED_RUN_STATUSES, type Clock, type RunRow, type RunStatus, type TestTargets } from './types.ts';
+import { currentAttemptDuration } from '../../core/attempt-spans.ts';
 
 export type ReviewDecision = 'happened' | 'do-it' | 'skip';
 
@@ -108,7 +109,7 @@ export function runService({ db, flows, plans, clock, onQueued }: RunServiceDeps
         version: versions.get(run.versionId) ?? null,
         duplicates: counts.get(run.id)?.duplicates ?? 0,
         skipped: counts.get(run.id)?.skipped ?? 0,
-        durationMs: attemptDuration(run, attemptStarts.get(run.id)),
+        durationMs: currentAttemptDuration(run, attemptStarts.get(run.id)),
       })));
       return { runs, nextCursor: rows.length > limit ? page.at(-1)!.seq : null };
     },
@@ -327,15 +328,6 @@ export function runService({ db, flows, plans, clock, onQueued }: RunServiceDeps
       return { runId: id };
     },
   };
-}
-
-/**
- * How long the run's latest attempt took: from its own start, so the time a failed run
- * waited before someone reran it is not counted (null while it has not finished).
- */
-function attemptDuration(run: RunRow, attemptStartedAt: number | undefined): number | null {
-  const startedAt = run.attempt > 1 ? (attemptStartedAt ?? null) : run.startedAt;
-  return startedAt !== null && run.finishedAt !== null ? Math.max(0, run.finishedAt - startedAt) : null;
 }
 
 /** Waits, or stops waiting as soon as the watcher leaves. */

@@ -13,7 +13,7 @@ import { createWorker, type Worker } from '../engine/worker.ts';
 import { createCrashPoints } from '../engine/crash-points.ts';
 import { createNetworkPolicy } from '../engine/network-policy.ts';
 import { DEFAULT_ENGINE_CONFIG } from '../engine/step-runtime.ts';
-import { systemClock } from '../engine/types.ts';
+import { systemClock, type Clock } from '../engine/types.ts';
 import type { Db } from '../store/db.ts';
 import { untilRunStatus } from './wait-for.ts';
 
@@ -34,18 +34,27 @@ export function createTestServices(databaseUrl: string, env: Record<string, stri
   return createServices(readEnv({ DATABASE_URL: databaseUrl, ONCEFLOW_DATA_DIR: mkdtempSync(join(tmpdir(), 'onceflow-data-')), ...env }), pino({ level: 'silent' }));
 }
 
+export interface TestWorkerOptions {
+  concurrency: number;
+  leaseMs?: number;
+  /** The worker's clock; the system's unless a test needs its readings to move in a certain way. */
+  clock?: Clock;
+  /** How the worker reads the stored secrets before each run; the services' own unless a test slows or breaks it. */
+  loadSecrets?: () => Promise<Record<string, string>>;
+}
+
 /**
  * A worker of the services' plans and secrets on `db`, which may be the services' own
  * database seen through a wrapper that watches or holds statements.
  */
-export function workerOnDatabase(services: Services, db: Db, options: { concurrency: number; leaseMs?: number }): Worker {
+export function workerOnDatabase(services: Services, db: Db, options: TestWorkerOptions): Worker {
   const leaseMs = options.leaseMs ?? DEFAULT_ENGINE_CONFIG.leaseMs;
   return createWorker(
     {
-      db, clock: systemClock, log: services.log, config: { ...DEFAULT_ENGINE_CONFIG, leaseMs, claimLeaseMs: leaseMs },
+      db, clock: options.clock ?? systemClock, log: services.log, config: { ...DEFAULT_ENGINE_CONFIG, leaseMs, claimLeaseMs: leaseMs },
       crash: createCrashPoints(undefined), services: { network: createNetworkPolicy() },
     },
-    { concurrency: options.concurrency, pollMs: 20, plans: services.plans, loadSecrets: () => services.secrets.values() },
+    { concurrency: options.concurrency, pollMs: 20, plans: services.plans, loadSecrets: options.loadSecrets ?? (() => services.secrets.values()) },
   );
 }
 

@@ -9,7 +9,7 @@ import './runs.css';
 import { skipToken, useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { isTriggerKind } from '../editor/node-kinds.ts';
-import { attemptSpans, type AttemptSpan } from './attempt-spans.ts';
+import { attemptSpans, type AttemptSpan } from '../../core/attempt-spans.ts';
 import { followLink } from '../lib/router.ts';
 import { trpc } from '../lib/trpc.ts';
 import { CancelRun } from './CancelRun.tsx';
@@ -85,7 +85,7 @@ function RunLayout({ runId, data, events, timelineLoading }: LayoutProps) {
     () => ({ runId, step: (nodeId) => byNode.get(nodeId), numbers, decision: (nodeId) => decisions.get(nodeId) }),
     [runId, byNode, numbers, decisions],
   );
-  const spans = useMemo(() => attemptSpans(events), [events]);
+  const spans = useMemo(() => (run ? attemptSpans(events, run) : []), [events, run]);
   const statuses = useMemo(() => {
     const map = new Map<string, StepStatus>();
     // The trigger has no step of its own: it succeeded as soon as the run began.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attemptSpans } from './attempt-spans.ts';
+import { attemptSpans, currentAttemptDuration } from '../../core/attempt-spans.ts';
 import { conditionOutcome } from './condition-words.ts';
 import { expiredWarning, stepTitle, withoutAction } from './PreviewSummary.tsx';
 import { formatDay, readableMessage, triggerWords } from './run-words.ts';
@@ -173,12 +173,31 @@ describe('words that match what happened', () => {
       { type: 'run.succeeded', attempt: 2, createdAt: at(1, 12) },
       { type: 'run.rerun', attempt: 3, createdAt: at(2, 0) },
       { type: 'run.started', attempt: 3, createdAt: at(2, 1) },
-    ]);
+    ], { attempt: 3, startedAt: at(0, 1), finishedAt: null });
     expect(spans).toEqual([
       { attempt: 1, startedAt: at(0, 1), finishedAt: at(0, 3) },
       { attempt: 2, startedAt: at(1, 11), finishedAt: at(1, 12) },
       { attempt: 3, startedAt: at(2, 1), finishedAt: null },
     ]);
+  });
+
+  it('takes the first start and the current end from the run\'s row, so the runs list and the run page give one figure', () => {
+    // The worker took the run at 1000 and wrote its end at 1250; its events were stamped a few ms after and before.
+    const events = [
+      { type: 'run.queued', attempt: 1, createdAt: 990 },
+      { type: 'run.started', attempt: 1, createdAt: 1004 },
+      { type: 'run.succeeded', attempt: 1, createdAt: 1249 },
+    ];
+    const row = { attempt: 1, startedAt: 1000, finishedAt: 1250 };
+    expect(attemptSpans(events, row)).toEqual([{ attempt: 1, startedAt: 1000, finishedAt: 1250 }]);
+    expect(currentAttemptDuration(row, undefined)).toBe(250);
+
+    // A rerun: its start is its own first run.started, its end the row's; the first attempt keeps its events' end.
+    const rerun = [...events, { type: 'run.rerun', attempt: 2, createdAt: 5000 }, { type: 'run.started', attempt: 2, createdAt: 5010 }, { type: 'run.started', attempt: 2, createdAt: 5100 }, { type: 'run.succeeded', attempt: 2, createdAt: 5299 }];
+    const rerunRow = { attempt: 2, startedAt: 1000, finishedAt: 5300 };
+    const spans = attemptSpans(rerun, rerunRow);
+    expect(spans).toEqual([{ attempt: 1, startedAt: 1000, finishedAt: 1249 }, { attempt: 2, startedAt: 5010, finishedAt: 5300 }]);
+    expect(currentAttemptDuration(rerunRow, 5010)).toBe(spans[1]!.finishedAt! - spans[1]!.startedAt);
   });
 });
 
