@@ -14,6 +14,10 @@ test.beforeEach(async ({ request }) => {
   await resetSandbox(request);
 });
 
+// The browser in a zone whose day is not UTC's at this hour (UTC+14 from 10:00 UTC, UTC−12
+// before 12:00 UTC): the preview must word its days in the reader's zone.
+test.use({ timezoneId: new Date().getUTCHours() >= 11 ? 'Pacific/Kiritimati' : 'Etc/GMT+12' });
+
 test('a replay after the key expired warns in the preview and says so in the timeline', async ({ runPage, page, request }) => {
   const { flowId, hookId } = await seedTemplate(request, 'order-paid-invoice-receipt', 'Short-lived keys');
   // Every side-effect step keeps its key for two seconds only.
@@ -34,7 +38,16 @@ test('a replay after the key expired warns in the preview and says so in the tim
   const invoice = dialog.getByTestId('rerun.preview').locator('li', { hasText: 'Create invoice' });
   await expect(invoice).toHaveAttribute('data-action', 'act');
   await expect(invoice).toContainText('Acts again — its key expired');
-  await expect(invoice).toContainText(/Key 9417:invoice expired on \d{1,2} \w{3}; this will act again \(it was done by run #\d+ on/);
+  await expect(invoice).toContainText(/Key 9417:invoice expired on [\w ,]+; this will act again \(it was done by run #\d+ on [\w ,]+\)\./);
+  // Its day is the reader's, not UTC's.
+  const preview = await trpcCall<{ steps: Array<{ nodeId: string; expired?: { expiredAt: number } }> }>(request, 'runs.replayPreview', { runId }, 'query');
+  const expiredAt = preview.steps.find((step) => step.expired)!.expired!.expiredAt;
+  const [readersDay, utcDay] = await page.evaluate((at) => [
+    new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short' }).format(at),
+    new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(at),
+  ], expiredAt);
+  expect(readersDay).not.toBe(utcDay);
+  await expect(invoice).toContainText(`expired on ${readersDay};`);
   await expect(dialog.getByTestId('preview.expired')).toContainText(/keys? expired and will act again/);
   await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   expect(await seriousFindings(page, { within: '[data-testid="replay-changes.dialog"]' })).toEqual([]);

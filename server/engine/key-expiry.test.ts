@@ -119,7 +119,7 @@ for (const kind of testDatabases()) {
       const preview = await engine().services.runs.replayPreview(first.id);
       const step = preview.steps.find((candidate) => candidate.nodeId === 'effect')!;
       expect(step.action).toBe('act');
-      expect(step.expired).toEqual({ key: '4417:effect', expiredAt: claim.expiresAt, doneAt: claim.updatedAt, runId: first.id, runSeq: first.seq });
+      expect(step.expired).toEqual({ key: '4417:effect', expiredAt: claim.expiresAt, doneAt: claim.updatedAt, runId: first.id, runSeq: first.seq, doneBy: `run #${first.seq}` });
       expect(step.reason).toContain(`key 4417:effect expired on ${dayWords(claim.expiresAt, Date.now())}; this will act again`);
       expect(step.reason).toContain(`done by run #${first.seq}`);
       expect(preview.expired).toBe(1);
@@ -210,8 +210,9 @@ for (const kind of testDatabases()) {
       const bulk = await engine().services.runs.bulkPreview({ flowId, status: 'failed' });
       expect(bulk).toMatchObject({ runs: 1, expired: 1, counts: { act: 2, deduplicate: 0 } });
       const invoice = (await engine().services.runs.rerunPreview(run.id)).steps.find((step) => step.nodeId === 'invoice')!;
-      expect(invoice).toMatchObject({ action: 'act', expired: { key: 'X-1:invoice', runId: run.id, runSeq: run.seq } });
-      expect(invoice.reason).toMatch(/^Acts again: key X-1:invoice expired on .+; this will act again \(it was done by this run on .+\)\.$/);
+      expect(invoice).toMatchObject({ action: 'act', expired: { key: 'X-1:invoice', runId: run.id, runSeq: run.seq, doneBy: 'this run' } });
+      // The server's words name their zone; a page words the moments beside them in its reader's.
+      expect(invoice.reason).toMatch(/^Acts again: key X-1:invoice expired on \d{1,2} [A-Z][a-z]{2}(?: \d{4})? UTC; this will act again \(it was done by this run on \d{1,2} [A-Z][a-z]{2}(?: \d{4})? UTC\)\.$/);
 
       expect(await engine().services.runs.bulkRerun({ flowId, status: 'failed' })).toEqual({ rerun: 1 });
       expect((await engine().waitForRun(run.id)).status).toBe('succeeded');

@@ -2,7 +2,7 @@
  * Honest key expiry: a key is kept for its time to live, then forgotten (sweeper.ts), so a
  * replay of older work acts again. What was kept of it (store/expired-keys.ts) lets every
  * place that predicts or reports a step say so in the same words: "key 4417:invoice
- * expired on 30 Dec; this will act again".
+ * expired on 30 Dec UTC; this will act again".
  */
 import type { Sql } from '../store/db.ts';
 import { expiredKeyId, findExpiredKeys, type ExpiredKeyRow } from '../store/expired-keys.ts';
@@ -25,13 +25,19 @@ export { expiredKeyId };
 const DAY = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
 const DAY_AND_YEAR = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
 
-/** "30 Dec", with the year when it is not the current one ("30 Dec 2025"); UTC, as the server cannot know the reader's zone. */
+/**
+ * "30 Dec UTC", with the year when it is not the current one ("30 Dec 2025 UTC"). A day the
+ * server writes into words is read later, anywhere — kept in a run's message, printed by the
+ * command line, sent to a script — so it names its zone; a page that knows its reader's
+ * zone words the same moment itself, from the time beside the words (PreviewExpiry,
+ * PreviewSkip, the timeline's events).
+ */
 export function dayWords(at: number, now: number): string {
   const sameYear = new Date(at).getUTCFullYear() === new Date(now).getUTCFullYear();
-  return (sameYear ? DAY : DAY_AND_YEAR).format(at);
+  return `${(sameYear ? DAY : DAY_AND_YEAR).format(at)} UTC`;
 }
 
-/** "key 4417:invoice expired on 30 Dec; this will act again" */
+/** "key 4417:invoice expired on 30 Dec UTC; this will act again" */
 export function expiryWords(key: string, expiredAt: number, now: number): string {
   return `key ${key} expired on ${dayWords(expiredAt, now)}; this will act again`;
 }

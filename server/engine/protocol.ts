@@ -98,7 +98,7 @@ export async function runSideEffectStep(step: StepExecution, kind: StepKind, pre
       }
       case 'uncertain': {
         const skipped = skipRecordOf(claim.output);
-        return stopForReview(journal, node.id, uncertainClaimMessage(claim, runId), { scope, key }, {
+        return stopForReview(journal, node.id, uncertainClaimMessage(claim, runId, now), { scope, key }, {
           runId: claim.ownerRunId, ...(skipped ? { skippedBy: skipped } : {}),
         });
       }

@@ -26,7 +26,7 @@ import { previewClaimReference } from './claim-reference.ts';
 import type { FlowPlan } from './flow-plan.ts';
 import { dayWords, expiredKeysAmong, expiryWords, type ExpiredKeyRow } from './key-expiry.ts';
 import { planLoopItems } from './loop-preview.ts';
-import { describeSkip, skipRecordOf } from './review-decisions.ts';
+import { describeSkip, skipRecordOf, type SkipRecord } from './review-decisions.ts';
 import { keptOnSwitch } from './version-choice.ts';
 import { triggerContext } from './run-executor.ts';
 import type { RenderContext } from '../../core/templates/render.ts';
@@ -53,9 +53,15 @@ export interface PreviewStep {
   expired?: PreviewExpiry;
   /** The key of a step that acts again because its key expired (with or without a record of when). */
   expiredKey?: string;
+  /** A step that waits for a decision because an earlier run skipped it. */
+  skipped?: PreviewSkip;
 }
 
-/** The expired key an acting step meets: when it expired, and who had done the work when. */
+/**
+ * The expired key an acting step meets: when it expired, and who had done the work when.
+ * The step's reason says the same in words, its days in UTC (key-expiry.ts); a page words
+ * the moments in its reader's zone from these.
+ */
 export interface PreviewExpiry {
   key: string;
   expiredAt: number;
@@ -63,6 +69,14 @@ export interface PreviewExpiry {
   runId: string;
   /** The run that did the work, while retention keeps it; null once it is deleted. */
   runSeq: number | null;
+  /** Who did the work, in the reason's words: "this run", "run #12" or "a run no longer kept". */
+  doneBy: string;
+}
+
+/** An earlier run's Skip that leaves the step's key uncertain (review-decisions.ts), for a page to word in its reader's zone. */
+export interface PreviewSkip {
+  runSeq: number;
+  at: number;
 }
 
 /** The version a rerun moves to, when it moves. */
@@ -232,7 +246,7 @@ export function planPreview({ run, plan, switching, checkpoints: allCheckpoints,
     if (checkpoint?.status === 'uncertain') {
       const claim = checkpoint.keyScope && checkpoint.key ? lookup.claim(checkpoint.keyScope, checkpoint.key) : undefined;
       const skipped = skipRecordOf(claim?.output);
-      show('review', `Waits for your decision: ${skipped ? describeSkip(skipped) : 'it is not known whether this happened.'}`);
+      show('review', `Waits for your decision: ${skipped ? describeSkip(skipped, now) : 'it is not known whether this happened.'}`, skipShown(skipped));
       continue;
     }
     if (step.problem !== undefined) {
@@ -252,7 +266,7 @@ export function planPreview({ run, plan, switching, checkpoints: allCheckpoints,
       const ownerSeq = expiry.runId === run.id ? run.seq : lookup.run(expiry.runId)?.seq;
       const by = expiry.runId === run.id ? 'this run' : ownerSeq !== undefined ? `run #${ownerSeq}` : 'a run no longer kept';
       show('act', `Acts again: ${expiryWords(ref.key, expiry.expiredAt, now)} (it was done by ${by} on ${dayWords(expiry.doneAt, now)}).`, {
-        expired: { key: ref.key, expiredAt: expiry.expiredAt, doneAt: expiry.doneAt, runId: expiry.runId, runSeq: ownerSeq ?? null },
+        expired: { key: ref.key, expiredAt: expiry.expiredAt, doneAt: expiry.doneAt, runId: expiry.runId, runSeq: ownerSeq ?? null, doneBy: by },
         expiredKey: ref.key,
       });
     } else if (newInVersion && claim?.status !== 'succeeded') {
@@ -265,7 +279,7 @@ export function planPreview({ run, plan, switching, checkpoints: allCheckpoints,
       show('deduplicate', `Duplicate stopped: key ${ref.key} was already done by ${by}; its result is reused and nothing is sent again.`);
     } else if (claim?.status === 'uncertain') {
       const skipped = skipRecordOf(claim.output);
-      show('review', `Waits for a decision: ${skipped ? describeSkip(skipped) : `it is not known whether key ${ref.key} was done.`}`);
+      show('review', `Waits for a decision: ${skipped ? describeSkip(skipped, now) : `it is not known whether key ${ref.key} was done.`}`, skipShown(skipped));
     } else if (childId !== undefined) {
       // The key started a child run: a rerun follows that run, never starts another.
       const child = lookup.run(childId);
@@ -293,6 +307,9 @@ export function planPreview({ run, plan, switching, checkpoints: allCheckpoints,
     .map((step) => ({ nodeId: step.id, label: step.label, reason: `Will not run: removed${inNew}.` }));
   return { steps, counts, removed, warnings: steps.filter((step) => step.keyChange).length, expired: steps.filter((step) => step.expiredKey).length };
 }
+
+/** A Skip's moment beside the reason's words, for a page to word in its reader's zone. */
+const skipShown = (skipped: SkipRecord | undefined): Partial<PreviewStep> => (skipped ? { skipped: { runSeq: skipped.runSeq, at: Date.parse(skipped.at) } } : {});
 
 /** Why a checkpointed step is skipped: it finished, a person recorded it as done, or it was skipped. */
 function checkpointWords(checkpoint: CheckpointRow): string {

@@ -5,6 +5,7 @@
  * record of who skipped it where, so the next run that meets the key stops and says so
  * instead of acting on a guess.
  */
+import { dayWords } from './key-expiry.ts';
 
 /** Kept in the uncertain claim's `output` after a Skip. */
 export interface SkipRecord {
@@ -22,17 +23,15 @@ export function skipRecordOf(output: unknown): SkipRecord | undefined {
   return { decision: 'skip', runId: value.runId, runSeq: Number(value.runSeq), by: String(value.by ?? 'someone'), at: value.at };
 }
 
-const day = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
-
-/** "Run #12 skipped this on 30 Nov; it is not known whether it happened." */
-export function describeSkip(record: SkipRecord): string {
-  return `Run #${record.runSeq} skipped this on ${day.format(new Date(record.at))}; it is not known whether it happened.`;
+/** "Run #12 skipped this on 30 Nov UTC; it is not known whether it happened." (the day as key-expiry.ts words it) */
+export function describeSkip(record: SkipRecord, now: number): string {
+  return `Run #${record.runSeq} skipped this on ${dayWords(Date.parse(record.at), now)}; it is not known whether it happened.`;
 }
 
 /** Why a run that met an uncertain claim stops for review, naming the earlier decision. */
-export function uncertainClaimMessage(claim: { ownerRunId: string; output: unknown }, runId: string): string {
+export function uncertainClaimMessage(claim: { ownerRunId: string; output: unknown }, runId: string, now: number): string {
   const skipped = skipRecordOf(claim.output);
-  if (skipped) return `${describeSkip(skipped)} It will not be done on a guess: choose what to do.`;
+  if (skipped) return `${describeSkip(skipped, now)} It will not be done on a guess: choose what to do.`;
   return claim.ownerRunId === runId
     ? 'It is not known whether this step happened; choose what to do.'
     : `It is not known whether run ${claim.ownerRunId} did this already; its review decides.`;

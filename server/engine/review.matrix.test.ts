@@ -124,7 +124,7 @@ for (const kind of testDatabases()) {
           if (later && followUp !== 'rerun') {
             if (decision === 'skip') {
               expect(later.status).toBe('needs_review');
-              expect(await message(later)).toMatch(new RegExp(`^Run #${first.seq} skipped this on \\d{1,2} [A-Z][a-z]{2}; it is not known whether it happened\\.`));
+              expect(await message(later)).toMatch(new RegExp(`^Run #${first.seq} skipped this on \\d{1,2} [A-Z][a-z]{2} UTC; it is not known whether it happened\\.`));
             } else {
               expect(later.status).toBe('succeeded');
               const { timeline } = await engine.services.runs.get(later.id);

@@ -1,5 +1,5 @@
 /** What a rerun will do, counted and (for one run) step by step, in plain words. */
-import { plural } from './run-words.ts';
+import { formatDay, plural, skipWords } from './run-words.ts';
 import type { PreviewCounts, RerunPreview } from './run-types.ts';
 import { TimelineIcon } from './TimelineIcon.tsx';
 import type { IconName } from './timeline-sentences.ts';
@@ -49,7 +49,7 @@ export function PreviewSteps({ preview }: { preview: Pick<RerunPreview, 'steps' 
                   Its key changed from <code>{step.keyChange.from}</code> to <code>{step.keyChange.to}</code>, so the work is done once more under the new key.
                 </span>
               ) : (
-                <span className="preview-step__reason">{withoutAction(step.reason)}</span>
+                <span className="preview-step__reason">{stepReason(step)}</span>
               )}
             </span>
           </li>
@@ -86,6 +86,17 @@ export function stepTitle(step: Pick<PreviewStep, 'action' | 'sideEffect' | 'ran
   if (step.newInVersion) return { title: 'Runs for the first time — new in this version', tone: 'info' };
   if (!step.ranBefore) return { title: 'Runs for the first time', tone: 'info' };
   return step.sideEffect ? own : { title: 'Runs again', tone: 'info' };
+}
+
+/**
+ * Why the step does what it does. A day in it is worded here, in the reader's zone, from
+ * the moments beside the server's reason (whose days name UTC, server/engine/key-expiry.ts).
+ */
+export function stepReason(step: Pick<PreviewStep, 'reason'> & Partial<Pick<PreviewStep, 'expired' | 'skipped'>>): string {
+  const { expired, skipped } = step;
+  if (expired) return `Key ${expired.key} expired on ${formatDay(expired.expiredAt)}; this will act again (it was done by ${expired.doneBy} on ${formatDay(expired.doneAt)}).`;
+  if (skipped) return skipWords(skipped);
+  return withoutAction(step.reason);
 }
 
 /** The server's reason starts with the action ("Skipped: it …"), which the row already shows. */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { attemptSpans, currentAttemptDuration } from '../../core/attempt-spans.ts';
 import { conditionOutcome } from './condition-words.ts';
-import { expiredWarning, stepTitle, withoutAction } from './PreviewSummary.tsx';
-import { formatDay, readableMessage, triggerWords } from './run-words.ts';
+import { expiredWarning, stepReason, stepTitle, withoutAction } from './PreviewSummary.tsx';
+import { formatDay, readableMessage, skipWords, triggerWords } from './run-words.ts';
 import type { TimelineEntry } from './run-types.ts';
 import { describeEvent, effectPhrase, sentenceText, type SentenceContext } from './timeline-sentences.ts';
 
@@ -37,12 +37,31 @@ describe('timeline sentences', () => {
     expect(text).toMatch(/this will act again\. It was done by run #12 on .+; keys are kept only for their time to live\.$/);
     // A claim replaced before any sweep reached it: only that it had expired is known.
     expect(say(event('step.key_expired', 'invoice', { key: '4417:invoice', scope: 'f:invoice' }))).toBe('Key expired: acts again — Key 4417:invoice had expired; this will act again.');
-    expect(stepTitle({ action: 'act', sideEffect: true, ranBefore: false, reason: 'Acts again: key 4417:invoice expired on 30 Dec; this will act again.', expired: { key: '4417:invoice', expiredAt, doneAt, runId: 'run_first', runSeq: 12 } }))
+    expect(stepTitle({ action: 'act', sideEffect: true, ranBefore: false, reason: 'Acts again: key 4417:invoice expired on 30 Dec; this will act again.', expired: { key: '4417:invoice', expiredAt, doneAt, runId: 'run_first', runSeq: 12, doneBy: 'run #12' } }))
       .toEqual({ title: 'Acts again — its key expired', tone: 'warn' });
     expect(withoutAction('Acts again: key 4417:invoice expired on 30 Dec; this will act again.')).toBe('Key 4417:invoice expired on 30 Dec; this will act again.');
     expect(formatDay(new Date(2025, 11, 30, 12).getTime(), new Date(2026, 0, 2).getTime())).toMatch(/2025/);
     expect(formatDay(expiredAt, now)).not.toMatch(/2025/);    expect(expiredWarning(1)).toBe('One side-effect step meets a key that has expired: the work was done before, long enough ago that its key was forgotten, so it will be done again.');
     expect(expiredWarning(12)).toMatch(/^12 side-effect steps meet keys that have expired: /);
+  });
+
+  it('words the days of an expired key and of a Skip in the reader\'s zone, from the moments beside the server\'s UTC words', () => {
+    const expiredAt = Date.UTC(2025, 11, 30, 23, 30);
+    const doneAt = Date.UTC(2025, 10, 30, 23, 30);
+    const expired = { key: '4417:invoice', expiredAt, doneAt, runId: 'run_first', runSeq: 12, doneBy: 'run #12' };
+    const reason = 'Acts again: key 4417:invoice expired on 30 Dec UTC; this will act again (it was done by run #12 on 30 Nov UTC).';
+    expect(stepReason({ reason, expired })).toBe(`Key 4417:invoice expired on ${formatDay(expiredAt)}; this will act again (it was done by run #12 on ${formatDay(doneAt)}).`);
+    expect(stepReason({ reason, expired })).not.toContain('UTC');
+    const skipped = { runSeq: 12, at: Date.UTC(2025, 10, 30, 23, 30) };
+    expect(stepReason({ reason: 'Waits for your decision: Run #12 skipped this on 30 Nov UTC; it is not known whether it happened.', skipped }))
+      .toBe(`Run #12 skipped this on ${formatDay(skipped.at)}; it is not known whether it happened.`);
+    expect(stepReason({ reason: 'Skipped: it succeeded in this run.' })).toBe('It succeeded in this run.');
+
+    // The timeline's step that stopped on a skipped key words the Skip the same way.
+    const message = 'Run #12 skipped this on 30 Nov UTC; it is not known whether it happened. It will not be done on a guess: choose what to do.';
+    const uncertain = say(event('step.uncertain', 'invoice', { key: '4417:invoice', message, skippedBy: { decision: 'skip', runId: 'run_first', runSeq: 12, by: 'alice', at: new Date(skipped.at).toISOString() } }));
+    expect(uncertain).toBe(`Outcome unknown — ${skipWords(skipped)} It will not be done on a guess: choose what to do. Choose what happened.`);
+    expect(say(event('step.uncertain', 'invoice', { key: '4417:invoice', message }))).toContain('on 30 Nov UTC');
   });
 
   it('a Run flow step says which child it waits for, and that a repeat started no second child', () => {

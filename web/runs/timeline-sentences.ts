@@ -4,7 +4,7 @@
  * are kept apart from the words so the view can set them in code type.
  */
 import { conditionOutcome } from './condition-words.ts';
-import { formatDay, formatDuration, formatShortTime, formatWhen, ordinal, readableMessage, runRef } from './run-words.ts';
+import { formatDay, formatDuration, formatShortTime, formatWhen, ordinal, readableMessage, runRef, skipWords } from './run-words.ts';
 import type { TimelineEntry } from './run-types.ts';
 
 // A test run's side effect is answered by a built-in stand-in (server/engine/test-mode/stand-ins.ts).
@@ -14,6 +14,13 @@ const STAND_IN_WORDS = {
   email: 'the mail stand-in',
   chat: 'the chat stand-in',
 } as const;
+
+/** A Skip record kept in an event (server/engine/review-decisions.ts), if the data holds one. */
+function skipOf(value: unknown): { runSeq: number; at: number } | undefined {
+  const record = value as { runSeq?: unknown; at?: unknown } | null | undefined;
+  const at = typeof record?.at === 'string' ? Date.parse(record.at) : Number.NaN;
+  return typeof record?.runSeq === 'number' && Number.isFinite(at) ? { runSeq: record.runSeq, at } : undefined;
+}
 
 function standInOf(output: unknown): keyof typeof STAND_IN_WORDS | null {
   const name = (output as { standIn?: unknown } | null)?.standIn;
@@ -144,13 +151,17 @@ export function describeEvent(event: TimelineEntry, context: SentenceContext): S
     }
     case 'step.skipped':
       return { title: 'Skipped', parts: [skipReason(data, event.nodeId ? context.decision?.(event.nodeId) : undefined)], tone: 'skip', icon: 'skip' };
-    case 'step.uncertain':
+    case 'step.uncertain': {
+      // An earlier run's Skip is worded here, its day in the reader's zone; the message names UTC.
+      const skipped = skipOf(data.skippedBy);
+      const said = skipped ? `${skipWords(skipped)} It will not be done on a guess: choose what to do.` : message;
       return {
         title: 'Outcome unknown',
-        parts: [`${message ?? 'The receiver did not answer after the request was sent, so it may or may not have acted.'} Choose what happened.`],
+        parts: [`${said ?? 'The receiver did not answer after the request was sent, so it may or may not have acted.'} Choose what happened.`],
         tone: 'warn',
         icon: 'question',
       };
+    }
     case 'webhook.duplicate': {
       // `repeat` counts deliveries of the event, the first one included: 2 is the first repeat.
       const delivery = Math.max(number(data.repeat) ?? 2, 2);

@@ -30,7 +30,7 @@ import type { FlowDocument } from '../flow/document.ts';
 import type { TypedStep } from '../flow/planned-step.ts';
 import { PlanCache, planFlow, type FlowPlan } from '../flow-plan.ts';
 import { answerFromRecord } from '../protocol.ts';
-import { uncertainClaimMessage } from '../review-decisions.ts';
+import { skipRecordOf, uncertainClaimMessage } from '../review-decisions.ts';
 import { failRun, stopForReview } from '../run-endings.ts';
 import { LeaseLostError } from '../run-journal.ts';
 import { fingerprint, masked, type StepExecution, type StepResult } from '../step-runtime.ts';
@@ -89,7 +89,10 @@ export async function runFlowStep(step: StepExecution, previous: CheckpointRow |
       return parkOn(step, ref, started, waited, await planOf(deps.db, started.versionId));
     }
     if (claim.status === 'succeeded') return answerFromRecord(step, claim, hash, request);
-    if (claim.status === 'uncertain') return stopForReview(journal, node.id, uncertainClaimMessage(claim, run.id), ref, { runId: claim.ownerRunId });
+    if (claim.status === 'uncertain') {
+      const skipped = skipRecordOf(claim.output);
+      return stopForReview(journal, node.id, uncertainClaimMessage(claim, run.id, deps.clock.now()), ref, { runId: claim.ownerRunId, ...(skipped ? { skippedBy: skipped } : {}) });
+    }
     const own = claim.ownerRunId === run.id && claim.ownerNodeId === node.id;
     const childRunId = childMark(claim.output)?.childRunId;
     if (childRunId === undefined || (!own && claim.fingerprint !== hash)) {
