@@ -36,8 +36,3 @@ export function dayWords(at: number, now: number): string {
   const sameYear = new Date(at).getUTCFullYear() === new Date(now).getUTCFullYear();
   return `${(sameYear ? DAY : DAY_AND_YEAR).format(at)} UTC`;
 }
-
-/** "key 4417:invoice expired on 30 Dec UTC; this will act again" */
-export function expiryWords(key: string, expiredAt: number, now: number): string {
-  return `key ${key} expired on ${dayWords(expiredAt, now)}; this will act again`;
-}

@@ -24,7 +24,8 @@ import { loadCheckpoints } from '../store/timeline.ts';
 import { childRunIdOf } from './child-views.ts';
 import { previewClaimReference } from './claim-reference.ts';
 import type { FlowPlan } from './flow-plan.ts';
-import { dayWords, expiredKeysAmong, expiryWords, type ExpiredKeyRow } from './key-expiry.ts';
+import { dayWords, expiredKeysAmong, type ExpiredKeyRow } from './key-expiry.ts';
+import { expiredStepReason } from '../../core/review-words.ts';
 import { planLoopItems } from './loop-preview.ts';
 import { describeSkip, skipRecordOf, type SkipRecord } from './review-decisions.ts';
 import { keptOnSwitch } from './version-choice.ts';
@@ -265,7 +266,7 @@ export function planPreview({ run, plan, switching, checkpoints: allCheckpoints,
     if (expiry) {
       const ownerSeq = expiry.runId === run.id ? run.seq : lookup.run(expiry.runId)?.seq;
       const by = expiry.runId === run.id ? 'this run' : ownerSeq !== undefined ? `run #${ownerSeq}` : 'a run no longer kept';
-      show('act', `Acts again: ${expiryWords(ref.key, expiry.expiredAt, now)} (it was done by ${by} on ${dayWords(expiry.doneAt, now)}).`, {
+      show('act', `Acts again: ${expiredStepReason(ref.key, dayWords(expiry.expiredAt, now), by, dayWords(expiry.doneAt, now))}`, {
         expired: { key: ref.key, expiredAt: expiry.expiredAt, doneAt: expiry.doneAt, runId: expiry.runId, runSeq: ownerSeq ?? null, doneBy: by },
         expiredKey: ref.key,
       });

@@ -5,6 +5,7 @@
  * record of who skipped it where, so the next run that meets the key stops and says so
  * instead of acting on a guess.
  */
+import { skipSentence, skippedKeyMessage } from '../../core/review-words.ts';
 import { dayWords } from './key-expiry.ts';
 
 /** Kept in the uncertain claim's `output` after a Skip. */
@@ -25,13 +26,13 @@ export function skipRecordOf(output: unknown): SkipRecord | undefined {
 
 /** "Run #12 skipped this on 30 Nov UTC; it is not known whether it happened." (the day as key-expiry.ts words it) */
 export function describeSkip(record: SkipRecord, now: number): string {
-  return `Run #${record.runSeq} skipped this on ${dayWords(Date.parse(record.at), now)}; it is not known whether it happened.`;
+  return skipSentence(record.runSeq, dayWords(Date.parse(record.at), now));
 }
 
 /** Why a run that met an uncertain claim stops for review, naming the earlier decision. */
 export function uncertainClaimMessage(claim: { ownerRunId: string; output: unknown }, runId: string, now: number): string {
   const skipped = skipRecordOf(claim.output);
-  if (skipped) return `${describeSkip(skipped, now)} It will not be done on a guess: choose what to do.`;
+  if (skipped) return skippedKeyMessage(skipped.runSeq, dayWords(Date.parse(skipped.at), now));
   return claim.ownerRunId === runId
     ? 'It is not known whether this step happened; choose what to do.'
     : `It is not known whether run ${claim.ownerRunId} did this already; its review decides.`;

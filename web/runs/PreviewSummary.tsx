@@ -1,5 +1,6 @@
 /** What a rerun will do, counted and (for one run) step by step, in plain words. */
-import { formatDay, plural, skipWords } from './run-words.ts';
+import { expiredStepReason, skipSentence } from '../../core/review-words.ts';
+import { formatDay, plural } from './run-words.ts';
 import type { PreviewCounts, RerunPreview } from './run-types.ts';
 import { TimelineIcon } from './TimelineIcon.tsx';
 import type { IconName } from './timeline-sentences.ts';
@@ -94,8 +95,8 @@ export function stepTitle(step: Pick<PreviewStep, 'action' | 'sideEffect' | 'ran
  */
 export function stepReason(step: Pick<PreviewStep, 'reason'> & Partial<Pick<PreviewStep, 'expired' | 'skipped'>>): string {
   const { expired, skipped } = step;
-  if (expired) return `Key ${expired.key} expired on ${formatDay(expired.expiredAt)}; this will act again (it was done by ${expired.doneBy} on ${formatDay(expired.doneAt)}).`;
-  if (skipped) return skipWords(skipped);
+  if (expired) return withoutAction(expiredStepReason(expired.key, formatDay(expired.expiredAt), expired.doneBy, formatDay(expired.doneAt)));
+  if (skipped) return skipSentence(skipped.runSeq, formatDay(skipped.at));
   return withoutAction(step.reason);
 }
 

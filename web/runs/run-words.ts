@@ -55,14 +55,6 @@ export function formatDay(at: number, now = Date.now()): string {
   return new Date(at).getFullYear() === new Date(now).getFullYear() ? dayOnly(at) : dayAndYear(at);
 }
 
-/**
- * An earlier run's Skip that left a key uncertain, its day in the reader's zone: the
- * server's own words for it (review-decisions.ts) name UTC, as they are kept and read anywhere.
- */
-export function skipWords(skipped: { runSeq: number; at: number }): string {
-  return `Run #${skipped.runSeq} skipped this on ${formatDay(skipped.at)}; it is not known whether it happened.`;
-}
-
 export function runLabel(seq: number): string {
   return `#${seq}`;
 }

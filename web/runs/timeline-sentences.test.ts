@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { attemptSpans, currentAttemptDuration } from '../../core/attempt-spans.ts';
 import { conditionOutcome } from './condition-words.ts';
 import { expiredWarning, stepReason, stepTitle, withoutAction } from './PreviewSummary.tsx';
-import { formatDay, readableMessage, skipWords, triggerWords } from './run-words.ts';
+import { formatDay, readableMessage, triggerWords } from './run-words.ts';
 import type { TimelineEntry } from './run-types.ts';
 import { describeEvent, effectPhrase, sentenceText, type SentenceContext } from './timeline-sentences.ts';
 
@@ -60,7 +60,7 @@ describe('timeline sentences', () => {
     // The timeline's step that stopped on a skipped key words the Skip the same way.
     const message = 'Run #12 skipped this on 30 Nov UTC; it is not known whether it happened. It will not be done on a guess: choose what to do.';
     const uncertain = say(event('step.uncertain', 'invoice', { key: '4417:invoice', message, skippedBy: { decision: 'skip', runId: 'run_first', runSeq: 12, by: 'alice', at: new Date(skipped.at).toISOString() } }));
-    expect(uncertain).toBe(`Outcome unknown — ${skipWords(skipped)} It will not be done on a guess: choose what to do. Choose what happened.`);
+    expect(uncertain).toBe(`Outcome unknown — Run #12 skipped this on ${formatDay(skipped.at)}; it is not known whether it happened. It will not be done on a guess: choose what to do. Choose what happened.`);
     expect(say(event('step.uncertain', 'invoice', { key: '4417:invoice', message }))).toContain('on 30 Nov UTC');
   });
 

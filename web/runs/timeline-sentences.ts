@@ -4,7 +4,8 @@
  * are kept apart from the words so the view can set them in code type.
  */
 import { conditionOutcome } from './condition-words.ts';
-import { formatDay, formatDuration, formatShortTime, formatWhen, ordinal, readableMessage, runRef, skipWords } from './run-words.ts';
+import { skippedKeyMessage } from '../../core/review-words.ts';
+import { formatDay, formatDuration, formatShortTime, formatWhen, ordinal, readableMessage, runRef } from './run-words.ts';
 import type { TimelineEntry } from './run-types.ts';
 
 // A test run's side effect is answered by a built-in stand-in (server/engine/test-mode/stand-ins.ts).
@@ -154,7 +155,7 @@ export function describeEvent(event: TimelineEntry, context: SentenceContext): S
     case 'step.uncertain': {
       // An earlier run's Skip is worded here, its day in the reader's zone; the message names UTC.
       const skipped = skipOf(data.skippedBy);
-      const said = skipped ? `${skipWords(skipped)} It will not be done on a guess: choose what to do.` : message;
+      const said = skipped ? skippedKeyMessage(skipped.runSeq, formatDay(skipped.at)) : message;
       return {
         title: 'Outcome unknown',
         parts: [`${said ?? 'The receiver did not answer after the request was sent, so it may or may not have acted.'} Choose what happened.`],
