@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { testDatabases } from '../testing/databases.ts';
 import { useMigratedDatabase } from '../testing/migrated-database.ts';
 import { readClaims, tryClaim } from './claims.ts';
+import { concatRows } from './batch.ts';
 import { openDatabase, type ParamMasker } from './db.ts';
 import { migrate } from './migrate.ts';
 import { heartbeatRuns, insertRun, leaseRuns } from './runs.ts';
@@ -15,6 +16,15 @@ import type { TimelineEvent } from './types.ts';
 
 const event = (runId: string, index: number): TimelineEvent => ({
   runId, type: 'step.started', nodeId: `n${index}`, attempt: 1, data: index % 3 === 0 ? null : { index, text: `"quoted" \\ ${index}` }, createdAt: 1000 + index,
+});
+
+describe('concatRows', () => {
+  it('joins the lists one level deep, in order, keeping items that are lists themselves', () => {
+    const rows = [['a', 1, null], [], [['nested'], { json: true }], [undefined, 0]];
+    expect(concatRows(rows)).toEqual(['a', 1, null, ['nested'], { json: true }, undefined, 0]);
+    expect(concatRows(rows)[3]).toBe(rows[2]![0]);
+    expect(concatRows([])).toEqual([]);
+  });
 });
 
 for (const kind of testDatabases()) {

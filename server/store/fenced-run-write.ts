@@ -4,7 +4,7 @@
  * nothing else has to be written with them). Runs' endings that arrive together share
  * one statement (statement-batcher.ts), each still fenced on its own.
  */
-import { batchRows } from './batch.ts';
+import { batchRows, concatRows } from './batch.ts';
 import type { Sql } from './db.ts';
 import { END_LEASED_RUN, endingParams, RENEW_RUN_LEASE, type LeasedRunEnding } from './runs.ts';
 import { statementBatcher } from './statement-batcher.ts';
@@ -70,8 +70,8 @@ async function writeMany(sql: Sql, endings: readonly FencedEnding[]): Promise<bo
   });
   const held = await sql.all<{ id: string }>(END_MANY_WITH_WRITES, [
     rows,
-    rowsParam(endings.flatMap((each) => each.checkpoints.map(checkpointRow))),
-    rowsParam(endings.flatMap((each) => each.events.map(eventRow))),
+    rowsParam(concatRows(endings.map((each) => each.checkpoints.map(checkpointRow)))),
+    rowsParam(concatRows(endings.map((each) => each.events.map(eventRow)))),
   ]);
   const ids = new Set(held.map((row) => row.id));
   return endings.map((each) => ids.has(each.run.id));
