@@ -20,7 +20,7 @@ const event = (runId: string, index: number): TimelineEvent => ({
 
 describe('concatRows', () => {
   it('joins the lists one level deep, in order, keeping items that are lists themselves', () => {
-    const rows = [['a', 1, null], [], [['nested'], { json: true }], [undefined, 0]];
+    const rows: unknown[][] = [['a', 1, null], [], [['nested'], { json: true }], [undefined, 0]];
     expect(concatRows(rows)).toEqual(['a', 1, null, ['nested'], { json: true }, undefined, 0]);
     expect(concatRows(rows)[3]).toBe(rows[2]![0]);
     expect(concatRows([])).toEqual([]);

@@ -57,8 +57,11 @@ export async function tryClaimNotingExpiry(sql: Sql, claim: ClaimAttempt): Promi
   return row ? { fence: Number(row.fence), sweptExpiry: row.swept_expiry === null ? null : Number(row.swept_expiry) } : undefined;
 }
 
+// Built once: a text built at each call must be hashed in full to find its prepared statement (db.ts).
+const READ_CLAIM = `SELECT ${CLAIM_COLUMNS} FROM claims WHERE scope = ? AND key = ?`;
+
 export async function readClaim(sql: Sql, scope: string, key: string): Promise<ClaimRow | undefined> {
-  const row = await sql.get(`SELECT ${CLAIM_COLUMNS} FROM claims WHERE scope = ? AND key = ?`, [scope, key]);
+  const row = await sql.get(READ_CLAIM, [scope, key]);
   return row ? toClaim(row) : undefined;
 }
 
@@ -91,6 +94,9 @@ export async function takeOverClaim(
   return row ? Number(row.fence) : undefined;
 }
 
+const SETTLE_CLAIM = `UPDATE claims SET status = ?, output = ?, error = ?, updated_at = ? WHERE scope = ? AND key = ? AND fence = ?`;
+const SETTLE_CLAIM_OF_HELD_RUN = `${SETTLE_CLAIM} AND EXISTS (SELECT 1 FROM runs WHERE id = ? AND lease_fence = ? AND status = 'running')`;
+
 /**
  * Settles the claim when `fence` is still current; false means a newer holder exists.
  * With `run`, the same statement also requires that run's lease fence to be current, so
@@ -103,15 +109,8 @@ export async function settleClaim(
   run?: { id: string; leaseFence: number },
 ): Promise<boolean> {
   const params: unknown[] = [outcome.status, toJson(outcome.output), outcome.error ?? null, outcome.now, claim.scope, claim.key, claim.fence];
-  let runGuard = '';
-  if (run) {
-    runGuard = ` AND EXISTS (SELECT 1 FROM runs WHERE id = ? AND lease_fence = ? AND status = 'running')`;
-    params.push(run.id, run.leaseFence);
-  }
-  const changed = await sql.run(
-    `UPDATE claims SET status = ?, output = ?, error = ?, updated_at = ? WHERE scope = ? AND key = ? AND fence = ?${runGuard}`,
-    params,
-  );
+  if (run) params.push(run.id, run.leaseFence);
+  const changed = await sql.run(run ? SETTLE_CLAIM_OF_HELD_RUN : SETTLE_CLAIM, params);
   return changed === 1;
 }
 

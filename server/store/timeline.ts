@@ -73,8 +73,11 @@ export async function writeCheckpointsAndEvents(sql: Sql, checkpoints: readonly 
   await insertEvents(sql, events);
 }
 
+// Built once: a text built at each call must be hashed in full to find its prepared statement (db.ts).
+const CHECKPOINTS_OF_RUN = `SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints WHERE run_id = ?`;
+
 export async function loadCheckpoints(sql: Sql, runId: string): Promise<CheckpointRow[]> {
-  const rows = await sql.all(`SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints WHERE run_id = ?`, [runId]);
+  const rows = await sql.all(CHECKPOINTS_OF_RUN, [runId]);
   return rows.map(toCheckpoint);
 }
 
