@@ -57,7 +57,7 @@ export async function tryClaimNotingExpiry(sql: Sql, claim: ClaimAttempt): Promi
   return row ? { fence: Number(row.fence), sweptExpiry: row.swept_expiry === null ? null : Number(row.swept_expiry) } : undefined;
 }
 
-// Built once: a text built at each call must be hashed in full to find its prepared statement (db.ts).
+// Written out once, as every statement on a hot path is (db.ts, `prepare`).
 const READ_CLAIM = `SELECT ${CLAIM_COLUMNS} FROM claims WHERE scope = ? AND key = ?`;
 
 export async function readClaim(sql: Sql, scope: string, key: string): Promise<ClaimRow | undefined> {

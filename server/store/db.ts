@@ -110,6 +110,10 @@ function openSqlite<M extends ParamMasker>(path: string, masker: M): Db<M> {
   }
   const db = raw;
   const checkpointer: Checkpointer | undefined = path === ':memory:' || path === '' ? undefined : startCheckpointer(path);
+  // Statements are found by their text, so every lookup hashes the text it is given. A
+  // constant's hash is kept with it; a text built at each call is a new string hashed in
+  // full every time (2.5–3 µs for a new run's 800-character INSERT, 0.06 µs as a constant),
+  // so statements on a hot path are written out once, when their module loads.
   const statements = new Map<string, Database.Statement>();
   const prepare = (sql: string): Database.Statement => {
     let statement = statements.get(sql);

@@ -73,7 +73,7 @@ export async function writeCheckpointsAndEvents(sql: Sql, checkpoints: readonly 
   await insertEvents(sql, events);
 }
 
-// Built once: a text built at each call must be hashed in full to find its prepared statement (db.ts).
+// Written out once, as every statement on a hot path is (db.ts, `prepare`).
 const CHECKPOINTS_OF_RUN = `SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints WHERE run_id = ?`;
 
 export async function loadCheckpoints(sql: Sql, runId: string): Promise<CheckpointRow[]> {
