@@ -40,7 +40,14 @@ const schema = z.object({
     .refine((value) => (value ?? '').split(',').map((entry) => entry.trim()).filter(Boolean).every((entry) => URL.canParse(entry) && /^https?:/.test(entry)), {
       message: 'give full addresses such as https://onceflow.example.com, separated by commas',
     }),
-  ONCEFLOW_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(32),
+  /**
+   * Runs one worker has in hand at once (default: 128). A run stays in hand until the
+   * commit that records its end, so under steady intake the count in hand is the arrival
+   * rate times a few commit cycles; with 32, webhook runs at 5,000 a second filled every
+   * place and all but a few hundred in 85,000 took the queue and a lease instead of
+   * starting at intake (engine/ARCHITECTURE.md, "A new run started at intake").
+   */
+  ONCEFLOW_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(128),
   /** Run and claim lease length; a dead worker's work is picked up after this (default: 30 s). */
   ONCEFLOW_LEASE_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   /** How often an idle worker polls when nothing wakes it (default: 250 ms). */
