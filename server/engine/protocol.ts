@@ -31,7 +31,7 @@ async function act(step: StepExecution, kind: StepKind, prepared: unknown, claim
       // Cancelled since the claim was won (or between tries): release the claim, act no more.
       await stopIfCancelled(deps.db, journal, node.id, claim, deps.clock);
       const outcome = await performStep(step, kind, prepared, {
-        key: receiverKeyFor(journal.run, claim.key), runId: journal.run.id, flowId: step.flowId, nodeId: node.id, now: deps.clock.now, signal: step.signal, services: deps.services,
+        key: receiverKeyFor(journal.run, claim.key), runId: journal.run.id, flowId: step.flowId, nodeId: node.id, now: deps.clock.now, get signal() { return step.signal; }, services: deps.services,
       }).catch((error: unknown) => outcomeOfThrown(error, step.signal));
       deps.crash.check('after-act', node.id);
       const decision = decideOutcome(outcome, { ...context, attempt });

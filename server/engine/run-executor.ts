@@ -84,7 +84,8 @@ function exitTaken(step: PlannedStep, output: unknown): string | null {
   return kind?.branchOf?.(output) ?? null;
 }
 
-async function walk(deps: EngineDeps, { run, plan, secrets, signal, pauseAtLease }: RunInputs, journal: RunJournal): Promise<void> {
+async function walk(deps: EngineDeps, inputs: RunInputs, journal: RunJournal): Promise<void> {
+  const { run, plan, secrets, pauseAtLease } = inputs;
   // A run leased for the first time in its first attempt has recorded nothing yet (every
   // way a checkpoint is written — a step, a review, a rerun's move — comes after a lease),
   // so its checkpoints are not read: one statement fewer for each new run.
@@ -103,7 +104,8 @@ async function walk(deps: EngineDeps, { run, plan, secrets, signal, pauseAtLease
   // pause, or woken from a delay) and between steps; Resume queues it again.
   if (await holdIfPaused(deps.db, journal, pauseAtLease)) return;
   journal.event('run.started', null, { attempt: run.attempt, resumed: run.leaseFence > 1, worker: run.leaseOwner, fence: run.leaseFence });
-  const top: StepWalk = { deps, run, plan, journal, checkpoints, context, render: createRenderer(context, deps.clock), signal, secretValues };
+  // The run's signal is read only when a step asks for it (worker.ts, executeRun's caller).
+  const top: StepWalk = { deps, run, plan, journal, checkpoints, context, render: createRenderer(context, deps.clock), get signal() { return inputs.signal; }, secretValues };
   const walked = await walkSteps(top, plan.order, { checkPause: true });
   if (walked.kind === 'ended') return;
   journal.event('run.succeeded', null, null);
@@ -179,7 +181,7 @@ export async function walkSteps(walk: StepWalk, steps: readonly PlannedStep[], o
     if (step.problem !== undefined) return failRun(journal, step.id, step.problem);
     if (options.checkPause && checkPause && journal instanceof RunJournal && (await holdIfPaused(deps.db, journal))) return { kind: 'ended' };
     checkPause = true;
-    const execution = { deps, journal, flowId: walk.run.flowId, node: step, render: walk.render, signal: walk.signal, secretValues: walk.secretValues };
+    const execution: StepExecution = { deps, journal, flowId: walk.run.flowId, node: step, render: walk.render, get signal() { return walk.signal; }, secretValues: walk.secretValues };
     const result = step.type === FOR_EACH.type ? await runForEach(walk, step, walkSteps)
       : step.type === FLOW_RUN.type ? await runFlowStep(execution, previous)
       : await executeStep(execution, previous);
@@ -215,7 +217,7 @@ async function runPlainStep(step: StepExecution, kind: StepKind, prepared: unkno
   const context = { policy: retryPolicy(node, deps.config), sideEffect: false, honoursKey: false, onUncertain: 'review' } as const;
   for (let attempt = 1; ; attempt++) {
     // A test's calls go to the stand-ins, marked as side effects or not (test-mode/perform.ts).
-    const outcome = await performStep(step, kind, prepared, { runId: journal.run.id, flowId: step.flowId, nodeId: node.id, now: deps.clock.now, previous, signal: step.signal, services: deps.services });
+    const outcome = await performStep(step, kind, prepared, { runId: journal.run.id, flowId: step.flowId, nodeId: node.id, now: deps.clock.now, previous, get signal() { return step.signal; }, services: deps.services });
     const decision = decideOutcome(outcome, { ...context, attempt });
     switch (decision.action) {
       case 'record': {
