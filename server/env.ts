@@ -41,11 +41,11 @@ const schema = z.object({
       message: 'give full addresses such as https://onceflow.example.com, separated by commas',
     }),
   /**
-   * Runs one worker has in hand at once (default: 128). A run stays in hand until the
-   * commit that records its end, so under steady intake the count in hand is the arrival
-   * rate times a few commit cycles; with 32, webhook runs at 5,000 a second filled every
-   * place and all but a few hundred in 85,000 took the queue and a lease instead of
-   * starting at intake (engine/ARCHITECTURE.md, "A new run started at intake").
+   * Runs one worker executes at once (default: 128). Every webhook delivery being written
+   * holds one of these places too (it may start a run), so the default leaves room for many
+   * senders at once: with 32, deliveries from 32 senders took every place for new runs and
+   * most runs took the queue and a lease instead of starting at intake
+   * (engine/ARCHITECTURE.md, "A new run started at intake").
    */
   ONCEFLOW_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(128),
   /** Run and claim lease length; a dead worker's work is picked up after this (default: 30 s). */

@@ -34,6 +34,8 @@ export interface RunInputs {
   signal: AbortSignal;
   /** The flow's pause as the lease read it (null: not paused); absent, it is read before the first step. */
   pauseAtLease?: FlowPause | null;
+  /** Called when the run starts writing its ending (RunJournal.onEnding). */
+  onEnding?: () => void;
 }
 
 interface TriggerInput {
@@ -60,6 +62,7 @@ export async function executeRun(engine: EngineDeps, inputs: RunInputs): Promise
   const journal = new RunJournal(deps.db, run, deps.clock, deps.config.leaseMs, deps.metrics);
   journal.planSteps = inputs.plan.order.filter((step) => step.id !== inputs.plan.trigger?.id).map((step) => step.id);
   journal.retryLaterMs = retryLaterDelays(inputs.plan.document.settings);
+  journal.onEnding = inputs.onEnding;
   try {
     await walk(deps, inputs, journal);
   } catch (error) {

@@ -104,7 +104,11 @@ export class RunJournal {
    */
   retryLaterMs: readonly number[] = [];
 
+  /** Told when a flush that ends the run begins: the run has nothing left to execute (worker.ts). */
+  onEnding?: () => void;
+
   async flush(options: FlushOptions = {}): Promise<void> {
+    if (options.ending) this.onEnding?.();
     const now = this.clock.now();
     // Taken before the write: items of a For each step run at once and keep buffering
     // while this transaction is written; theirs go with the next flush.

@@ -1,8 +1,9 @@
 /**
  * A webhook's run written already leased to the worker of its process, on each database:
  * it starts without a lease statement, the worker keeps one lease's worth of places for
- * runs that were already waiting, a paused flow's run is held all the same, and stop()
- * waits for a run whose place was taken before it was asked to stop.
+ * runs that were already waiting, a run writing its ending leaves its place to new runs, a
+ * paused flow's run is held all the same, and stop() waits for a run whose place was taken
+ * before it was asked to stop.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../services.ts';
@@ -54,6 +55,21 @@ function heldBeforeWrites(db: Db, beforeWrite: () => Promise<void>): Db {
   } as Db;
 }
 
+/**
+ * The database as the worker sees it, each of its transactions waiting for `gate` first
+ * (counted in `held`). On SQLite a run of the note flow writes once, its ending, in a
+ * transaction; heartbeats use `durably` and pass.
+ */
+function gatedTransactions(db: Db, gate: Promise<void>, held: { count: number }): Db {
+  return {
+    ...db,
+    transaction: (work) => {
+      held.count += 1;
+      return gate.then(() => db.transaction(work));
+    },
+  } as Db;
+}
+
 for (const kind of testDatabases()) {
   describe(`runs started at intake on ${kind.name}`, () => {
     const { services: madeServices, workers } = useTestServices(kind);
@@ -66,11 +82,11 @@ for (const kind of testDatabases()) {
      * A worker of 8 places (2 of them the lease loop's) and an intake that asks it for
      * places; `beforeWrite` runs before each delivery is written.
      */
-    async function workerAndIntake(beforeWrite: () => Promise<void> = async () => {}) {
+    async function workerAndIntake(beforeWrite: () => Promise<void> = async () => {}, workerDb: (db: Db) => Db = (db) => db) {
       // The one worker on this database: another test's would lease what this one queues.
       await Promise.all(workers.map((worker) => worker.stop(0)));
       const counted = { leased: 0 };
-      const worker = workerOnDatabase(services, countingLeases(services.db, counted), { concurrency: 8 });
+      const worker = workerOnDatabase(services, workerDb(countingLeases(services.db, counted)), { concurrency: 8 });
       workers.push(worker);
       worker.start();
       await worker.reached('running');
@@ -116,6 +132,28 @@ for (const kind of testDatabases()) {
       for (const place of [again, ...places.slice(1)]) place!.giveBack();
       await untilRunStatus(services.db, await deliver('evt_after'), ['succeeded']);
       expect(counted.leased).toBe(1);
+    });
+
+    // The accounting is the worker's and the same on both databases; holding an ending's
+    // write back is simplest where it is a transaction of its own.
+    it.runIf(kind.name === 'sqlite')('leaves the place of a run writing its ending to new runs, up to as many such runs as its concurrency', async () => {
+      let open!: () => void;
+      const gate = new Promise<void>((resolve) => (open = resolve));
+      const held = { count: 0 };
+      const { worker, counted, deliver } = await workerAndIntake(undefined, (db) => gatedTransactions(db, gate, held));
+      // Each run waits at the gate with its steps done. Six places are the intake's:
+      // fourteen such runs fill them only once eight (the concurrency) go uncounted.
+      const runIds: string[] = [];
+      for (let index = 0; index < 14; index++) {
+        runIds.push(await deliver(`evt_ending_${index}`));
+        await until(`run ${index + 1} to be writing its ending`, () => held.count === index + 1);
+      }
+      expect(worker.startNow()).toBeNull();
+
+      open();
+      for (const runId of runIds) expect(await untilRunStatus(services.db, runId, ['succeeded'])).toMatchObject({ leaseFence: 1 });
+      // Every one started at intake, written leased: none was queued and leased.
+      expect(counted.leased).toBe(0);
     });
 
     it('holds a paused flow\'s run and gives its place back', async () => {

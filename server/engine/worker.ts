@@ -83,7 +83,8 @@ export interface Worker {
 }
 
 type ClaimRef = { scope: string; key: string; fence: number };
-type ActiveRun = { run: RunRow; abort: AbortController; done: Promise<void> };
+/** A run in hand; `ending` once it is writing its ending and has no step left to execute. */
+type ActiveRun = { run: RunRow; abort: AbortController; done: Promise<void>; ending: boolean };
 
 /** The flow's pause as the run's lease read it; undefined for a run leased some other way (tests), which reads it itself. */
 function pauseReadByLease(run: RunRow | LeasedRun): FlowPause | null | undefined {
@@ -117,19 +118,30 @@ export function createWorker(base: Omit<EngineDeps, 'claims'>, options: WorkerOp
   const placesSettled: (() => void)[] = [];
   /** Places startNow may fill: the rest are the lease loop's, for runs that were already waiting. */
   const placesForNewRuns = options.concurrency - batch;
+  /** Runs in hand that are writing their ending. */
+  let ending = 0;
+  /*
+   * The runs that count against `concurrency`: those still executing steps, and the places
+   * given out. A run writing its ending holds nothing but memory while it waits for the
+   * commit that records it, yet under group commit that wait is a commit cycle or two; counted,
+   * such runs filled every place under webhook intake, and every new run then took the
+   * queue and a lease instead of starting at intake (ARCHITECTURE.md, "A new run started at
+   * intake"). They stay in `active` (heartbeats, stop) and are bounded all the same: no more
+   * than `concurrency` of them go uncounted.
+   */
+  const inHand = () => active.size - Math.min(ending, options.concurrency) + placesOut;
 
   const nudge = () => wake?.();
 
   function startRun(leasedRun: RunRow): void {
-    const abort = new AbortController();
-    const entry: ActiveRun = { run: leasedRun, abort, done: Promise.resolve() };
+    const entry: ActiveRun = { run: leasedRun, abort: new AbortController(), done: Promise.resolve(), ending: false };
     active.set(leasedRun.id, entry);
-    entry.done = execute(leasedRun, abort);
+    entry.done = execute(entry);
   }
 
   function startNow(): RunPlace | null {
     if (lifecycle.mode !== 'running' || options.lease) return null;
-    if (active.size + placesOut >= placesForNewRuns) return null;
+    if (inHand() >= placesForNewRuns) return null;
     placesOut += 1;
     let settled = false;
     const settle = () => {
@@ -153,7 +165,13 @@ export function createWorker(base: Omit<EngineDeps, 'claims'>, options: WorkerOp
 
   const allPlacesSettled = () => (placesOut === 0 ? Promise.resolve() : new Promise<void>((resolve) => placesSettled.push(resolve)));
 
-  async function execute(run: RunRow, abort: AbortController): Promise<void> {
+  async function execute(entry: ActiveRun): Promise<void> {
+    const { run, abort } = entry;
+    const onEnding = () => {
+      if (entry.ending) return;
+      entry.ending = true;
+      ending++;
+    };
     try {
       const plan = await options.plans.get(run.versionId);
       if (!plan) {
@@ -171,10 +189,11 @@ export function createWorker(base: Omit<EngineDeps, 'claims'>, options: WorkerOp
       // signal costs about 4 µs to create, a twentieth of a one-step run's CPU, and most
       // steps (transforms, branches) never look at it. Each object that hands it on reads
       // it through a getter for the same reason (run-executor.ts, protocol.ts).
-      await executeRun(deps, { run, plan, secrets, get signal() { return abort.signal; }, pauseAtLease: pauseReadByLease(run) });
+      await executeRun(deps, { run, plan, secrets, get signal() { return abort.signal; }, pauseAtLease: pauseReadByLease(run), onEnding });
     } catch (error) {
       log.error({ err: error, runId: run.id }, 'worker failed to execute run');
     } finally {
+      if (entry.ending) ending--;
       active.delete(run.id);
       nudge();
     }
@@ -220,7 +239,7 @@ export function createWorker(base: Omit<EngineDeps, 'claims'>, options: WorkerOp
 
   async function leaseLoop(): Promise<void> {
     while (lifecycle.mode === 'running') {
-      const free = options.concurrency - active.size - placesOut;
+      const free = options.concurrency - inHand();
       let leased: RunRow[] = [];
       // When busy, lease in batches: one statement per finished run would cost more than the run.
       if (free > 0 && (free >= batch || active.size === 0)) {
@@ -239,7 +258,7 @@ export function createWorker(base: Omit<EngineDeps, 'claims'>, options: WorkerOp
         for (const leasedRun of leased) startRun(leasedRun);
       }
       if (lifecycle.mode !== 'running') break;
-      if (leased.length === 0 || options.concurrency - active.size - placesOut < batch) {
+      if (leased.length === 0 || options.concurrency - inHand() < batch) {
         if (active.size === 0) options.onIdle?.();
         await idle();
       }
