@@ -40,6 +40,12 @@ test('a loop built from the palette runs its steps once per item', async ({ edit
   await expect(loop).toHaveCount(1);
   await expect(editor.edges()).toHaveCount(1);
   await expect(loop).toContainText('Choose a list to go through');
+  // Placed after the trigger, past the canvas's right edge, the loop is panned whole into view
+  // (its "Add a step inside" is at its right end), not just a step's width of it.
+  await expect.poll(async () => {
+    const [canvas, box] = [await boxOf(editor.canvas()), await boxOf(loop)];
+    return box.x >= canvas.x && box.x + box.width <= canvas.x + canvas.width;
+  }).toBe(true);
 
   // The sample's lists are offered for Items.
   await page.getByTestId('inspector').getByRole('button', { name: 'Go through lines (3 items in the sample)' }).click();
@@ -164,6 +170,10 @@ test('a loop built from the palette runs its steps once per item', async ({ edit
   await expect(page.getByRole('navigation', { name: 'Steps you can add' })).toHaveCount(0);
   await expect(editor.node('for.each')).toBeVisible();
   await expect(editor.node('for.each').getByRole('button', { name: /Add a step inside/ })).toHaveCount(0);
+  // Too wide to read fitted to a phone, the flow opens at its trigger with the loop beyond the
+  // right edge; a person fits the view to reach it (a click on a step out of view would make
+  // the browser scroll the canvas itself, which React Flow does not follow).
+  await page.getByRole('button', { name: 'Fit view' }).click();
   await editor.node('for.each').click();
   await expect(page.getByTestId('inspector.items')).toHaveValue('{{ trigger.body.lines }}');
   const widths = await page.evaluate(() => ({ scroll: document.scrollingElement!.scrollWidth, client: document.scrollingElement!.clientWidth }));

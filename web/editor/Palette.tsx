@@ -1,7 +1,7 @@
 import { useReactFlow } from '@xyflow/react';
 import type { DragEvent } from 'react';
 import { addKind, STEP_HEIGHT, STEP_WIDTH } from './add-kind.ts';
-import { panToReveal, STEP_MIN_HEIGHT } from './canvas-view.ts';
+import { drawableNodes, panToReveal, STEP_MIN_HEIGHT } from './canvas-view.ts';
 import { KindIcon } from './KindIcon.tsx';
 import { GROUPS, KIND_DRAG_TYPE, KINDS, type KindInfo } from './node-kinds.ts';
 import { newStepContext, useSandboxAddresses } from './useSandboxAddresses.ts';
@@ -23,9 +23,13 @@ export function Palette() {
     // steps before it stay where the person was looking.
     const added = selectSelectedNode(useEditorStore.getState());
     if (!added || !box) return;
-    const size = { width: added.measured?.width ?? STEP_WIDTH, height: added.measured?.height ?? STEP_MIN_HEIGHT };
+    // As drawn: a new For each is a box that holds steps, far wider than a step, and the
+    // button that adds a step inside it is at its right end.
+    const { nodes } = useEditorStore.getState();
+    const drawn = drawableNodes(nodes).find((node) => node.id === added.id) ?? added;
+    const size = { width: drawn.measured?.width ?? STEP_WIDTH, height: drawn.measured?.height ?? STEP_MIN_HEIGHT };
     // A step inside a loop is placed relative to the loop.
-    const parent = added.parentId === undefined ? undefined : useEditorStore.getState().nodes.find((node) => node.id === added.parentId);
+    const parent = added.parentId === undefined ? undefined : nodes.find((node) => node.id === added.parentId);
     const at = parent ? { x: parent.position.x + added.position.x, y: parent.position.y + added.position.y } : added.position;
     const next = panToReveal(getViewport(), { width: box.width, height: box.height }, { ...at, ...size });
     if (next) void setViewport(next, { duration: 250 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { drawableNode, openingViewport, panToReveal, STEP_MIN_HEIGHT, STEP_WIDTH } from './canvas-view.ts';
+import { drawableNode, openingViewport, panToReveal, READABLE_ZOOM, STEP_MIN_HEIGHT, STEP_WIDTH } from './canvas-view.ts';
 import type { StepNode } from './editor-changes.ts';
 
 const step = (id: string, type: string, x: number, y: number, extra: Partial<StepNode> = {}): StepNode => ({ id, type, position: { x, y }, data: {}, ...extra });
@@ -66,6 +66,20 @@ describe('bringing a new step into view', () => {
     expect(panToReveal(view, canvas, box(800, 0))).toEqual({ x: 100 - (1140 - 976), y: 50, zoom: 1 });
     expect(panToReveal(view, canvas, box(0, 800))).toEqual({ x: 100, y: 50 - (50 + 800 + STEP_MIN_HEIGHT - 776), zoom: 1 });
     expect(panToReveal(view, canvas, box(-200, 0))).toEqual({ x: 100 + (24 - (100 - 200)), y: 50, zoom: 1 });
+  });
+
+  it('zooms out, around the middle of the canvas, for a box wider than the canvas at this zoom', () => {
+    const loop = { x: 300, y: 100, width: 600, height: 260 };
+    const atLarge = { x: 0, y: 0, zoom: 1.1 };
+    // 660 px on screen does not fit 648 - 48: at 1.0 it is 600, ending 24 px inside the right edge.
+    const next = panToReveal(atLarge, { width: 648, height: 660 }, loop)!;
+    expect(next.zoom).toBeCloseTo(1, 10);
+    expect(next.x + (loop.x + loop.width) * next.zoom).toBeCloseTo(648 - 24, 6);
+    expect(next.x + loop.x * next.zoom).toBeCloseTo(24, 6);
+    // Never smaller than labels can be read: then its start is what counts.
+    const tiny = panToReveal({ x: 0, y: 0, zoom: 1 }, { width: 200, height: 600 }, loop)!;
+    expect(tiny.zoom).toBe(READABLE_ZOOM);
+    expect(tiny.x + loop.x * tiny.zoom).toBeCloseTo(24, 6);
   });
 
   it('counts the zoom', () => {

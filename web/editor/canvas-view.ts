@@ -134,20 +134,27 @@ export interface Box {
 /**
  * The smallest pan that brings a box (flow coordinates) fully into view, `margin` pixels
  * inside the canvas; null when it is in view already. Nothing else moves further than it
- * must, so the steps a person was looking at stay where they were.
+ * must, so the steps a person was looking at stay where they were. A box too big for the
+ * canvas at this zoom (a For each is 600 wide, its "Add a step inside" at its right end) is
+ * shown whole by zooming out around the canvas's middle, but not past a readable size.
  */
 export function panToReveal(view: Viewport, canvas: Size, box: Box, margin = 24): Viewport | null {
-  const shift = (start: number, length: number, available: number) => {
-    const from = start * view.zoom;
-    const to = (start + length) * view.zoom;
-    // Too big to fit: its start is what counts.
-    if (to - from > available - 2 * margin) return margin - from;
+  const fitting = Math.min((canvas.width - 2 * margin) / box.width, (canvas.height - 2 * margin) / box.height);
+  const zoom = Math.min(view.zoom, Math.max(READABLE_ZOOM, fitting));
+  const scale = zoom / view.zoom;
+  const x = canvas.width / 2 - (canvas.width / 2 - view.x) * scale;
+  const y = canvas.height / 2 - (canvas.height / 2 - view.y) * scale;
+  const shift = (start: number, length: number, offset: number, available: number) => {
+    const from = start * zoom + offset;
+    const to = from + length * zoom;
+    // Too big to fit even so: its start is what counts.
+    if (to - from > available - 2 * margin + 0.5) return margin - from;
     if (from < margin) return margin - from;
     if (to > available - margin) return available - margin - to;
     return 0;
   };
-  const dx = shift(box.x + view.x / view.zoom, box.width, canvas.width);
-  const dy = shift(box.y + view.y / view.zoom, box.height, canvas.height);
-  if (dx === 0 && dy === 0) return null;
-  return { x: view.x + dx, y: view.y + dy, zoom: view.zoom };
+  const dx = shift(box.x, box.width, x, canvas.width);
+  const dy = shift(box.y, box.height, y, canvas.height);
+  if (dx === 0 && dy === 0 && zoom === view.zoom) return null;
+  return { x: x + dx, y: y + dy, zoom };
 }
