@@ -147,7 +147,7 @@ export function panToReveal(view: Viewport, canvas: Size, box: Box, margin = 24)
   const shift = (start: number, length: number, offset: number, available: number) => {
     const from = start * zoom + offset;
     const to = from + length * zoom;
-    // Too big to fit even so: its start is what counts.
+    // Too big to fit even so (half a pixel allowed for a box zoomed to fit exactly): its start is what counts.
     if (to - from > available - 2 * margin + 0.5) return margin - from;
     if (from < margin) return margin - from;
     if (to > available - margin) return available - margin - to;
