@@ -3,14 +3,16 @@
  * name, the list it goes through, its connections in and out, and "Add a step inside";
  * the steps inside are React Flow child nodes drawn in the area below (loop-layout.ts).
  */
-import { Handle, Position, useStore, type NodeProps } from '@xyflow/react';
-import { memo, useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { Handle, Position, useOnViewportChange, useStore, type NodeProps } from '@xyflow/react';
+import { memo, useEffect, useId, useLayoutEffect, useRef, useState, type FocusEvent, type KeyboardEvent, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
 import type { StepNode } from './editor-changes.ts';
 import { addKind } from './add-kind.ts';
 import { KindIcon } from './KindIcon.tsx';
-import { canGoInside, LOOP_HEADER } from './loop-layout.ts';
+import { canGoInside, LOOP_HEADER, menuPlace, type MenuPlace } from './loop-layout.ts';
 import { KINDS } from './node-kinds.ts';
 import { dispatch, useEditorStore } from './useEditorStore.ts';
+import { useRevealAdded } from './useRevealAdded.ts';
 import { newStepContext } from './useSandboxAddresses.ts';
 import { useStepProblems, withoutStepName } from './useStepProblems.ts';
 
@@ -72,18 +74,58 @@ export function LoopBox({ id, data, selected, note }: LoopBoxProps) {
   );
 }
 
-/** A button that lists the kinds a loop can hold; choosing one adds it inside, after the body's last step. */
+/**
+ * A button that lists the kinds a loop can hold; choosing one adds it inside, after the body's
+ * last step. The list is drawn over the page, not in the loop: React Flow stacks a loop's steps
+ * above the loop, so a list inside the loop's box would open under them.
+ */
 function AddInside({ loopId, label }: { loopId: string; label: string }) {
   const [open, setOpen] = useState(false);
+  const revealAdded = useRevealAdded();
   const box = useRef<HTMLDivElement>(null);
-  // A press anywhere else closes the list.
+  const button = useRef<HTMLButtonElement>(null);
+  const menu = useRef<HTMLUListElement>(null);
+  const menuId = useId();
+  const [place, setPlace] = useState<MenuPlace | null>(null);
+  const close = (refocus: boolean) => {
+    setOpen(false);
+    if (refocus) button.current?.focus();
+  };
+  // Placed under the button (over it when there is no room below, loop-layout.ts).
+  useLayoutEffect(() => {
+    if (!open || !button.current || !menu.current) {
+      setPlace(null);
+      return;
+    }
+    setPlace(menuPlace(button.current.getBoundingClientRect(), menu.current.offsetHeight, { width: window.innerWidth, height: window.innerHeight }));
+  }, [open]);
+  // Once placed, its first choice takes the focus, so the keyboard goes on from where the
+  // person is (a list still hidden could not take it).
+  useLayoutEffect(() => {
+    if (place) menu.current?.querySelector('button')?.focus();
+  }, [place]);
+  // The list stays where it was drawn, so anything that moves the button closes it: a press
+  // anywhere else, the canvas panning or zooming, the window changing size or scrolling.
+  useOnViewportChange({ onStart: () => setOpen(false) });
   useEffect(() => {
     if (!open) return;
     const onPointerDown = (event: PointerEvent) => {
-      if (!box.current?.contains(event.target as Node)) setOpen(false);
+      const target = event.target as Node;
+      if (!box.current?.contains(target) && !menu.current?.contains(target)) setOpen(false);
+    };
+    const onResize = () => setOpen(false);
+    // Only a scroll that carries the button along: the list's own, when it is capped, does not.
+    const onScroll = (event: Event) => {
+      if (event.target instanceof Node && button.current && event.target.contains(button.current)) setOpen(false);
     };
     document.addEventListener('pointerdown', onPointerDown);
-    return () => document.removeEventListener('pointerdown', onPointerDown);
+    window.addEventListener('resize', onResize);
+    window.addEventListener('scroll', onScroll, true);
+    return () => {
+      document.removeEventListener('pointerdown', onPointerDown);
+      window.removeEventListener('resize', onResize);
+      window.removeEventListener('scroll', onScroll, true);
+    };
   }, [open]);
   const add = async (kind: string) => {
     setOpen(false);
@@ -91,28 +133,47 @@ function AddInside({ loopId, label }: { loopId: string; label: string }) {
     // With the loop selected, a new step goes into its body (add-kind.ts).
     dispatch({ type: 'selectOnly', nodeIds: [loopId] });
     addKind(kind, {}, context);
+    // A third step and on goes past the loop's right end, which may be past the canvas's.
+    revealAdded();
   };
   // Keys typed in the menu are the menu's: React Flow would otherwise move or select the loop.
+  // (React passes them up from the list to here although the list is drawn elsewhere.)
   const onKeyDown = (event: KeyboardEvent) => {
-    if (event.key === 'Escape') setOpen(false);
+    if (event.key === 'Escape' && open) close(true);
     if (event.key !== 'Tab') event.stopPropagation();
+  };
+  // Tabbing out of the list closes it.
+  const onMenuBlur = (event: FocusEvent) => {
+    const to = event.relatedTarget as Node | null;
+    if (!menu.current?.contains(to) && !box.current?.contains(to)) setOpen(false);
   };
   return (
     <div className="loop-node__add nodrag nopan" onKeyDown={onKeyDown} ref={box}>
-      <button type="button" className="button-secondary small" aria-expanded={open} aria-label={`Add a step inside ${label}`} onClick={() => setOpen((was) => !was)} data-testid="loop.add-inside">
+      <button
+        type="button"
+        ref={button}
+        className="button-secondary small"
+        aria-expanded={open}
+        aria-controls={open ? menuId : undefined}
+        aria-label={`Add a step inside ${label}`}
+        onClick={() => setOpen((was) => !was)}
+        data-testid="loop.add-inside"
+      >
         + Add a step inside
       </button>
-      {open && (
-        <ul className="loop-node__menu" aria-label={`Steps you can add inside ${label}`}>
-          {INSIDE_KINDS.map((info) => (
-            <li key={info.kind}>
-              <button type="button" className="loop-node__choice" onClick={() => void add(info.kind)}>
-                <KindIcon kind={info.kind} size={14} /> {info.label}
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
+      {open &&
+        createPortal(
+          <ul id={menuId} ref={menu} className="loop-node__menu" style={place ?? { visibility: 'hidden' }} aria-label={`Steps you can add inside ${label}`} onBlur={onMenuBlur}>
+            {INSIDE_KINDS.map((info) => (
+              <li key={info.kind}>
+                <button type="button" className="loop-node__choice" onClick={() => void add(info.kind)}>
+                  <KindIcon kind={info.kind} size={14} /> {info.label}
+                </button>
+              </li>
+            ))}
+          </ul>,
+          document.body,
+        )}
     </div>
   );
 }

@@ -1,38 +1,25 @@
 import { useReactFlow } from '@xyflow/react';
 import type { DragEvent } from 'react';
 import { addKind, STEP_HEIGHT, STEP_WIDTH } from './add-kind.ts';
-import { drawableNodes, panToReveal, STEP_MIN_HEIGHT } from './canvas-view.ts';
 import { KindIcon } from './KindIcon.tsx';
 import { GROUPS, KIND_DRAG_TYPE, KINDS, type KindInfo } from './node-kinds.ts';
 import { newStepContext, useSandboxAddresses } from './useSandboxAddresses.ts';
-import { selectSelectedNode, useEditorStore } from './useEditorStore.ts';
+import { canvasBox, useRevealAdded } from './useRevealAdded.ts';
 
 /** The step kinds, grouped; drag one onto the canvas, or click to add it after the selected step (or inside the selected loop). */
 export function Palette() {
-  const { screenToFlowPosition, getViewport, setViewport } = useReactFlow();
+  const { screenToFlowPosition } = useReactFlow();
+  const revealAdded = useRevealAdded();
   // Fetched when the editor opens, so a new Send email step gets the sandbox's mail server at once.
   useSandboxAddresses();
 
   const add = async (info: KindInfo) => {
     const context = await newStepContext();
     // With nothing selected, a clicked step lands in the middle of what is on screen.
-    const box = document.querySelector('[data-testid="editor.canvas"]')?.getBoundingClientRect();
+    const box = canvasBox();
     const fallback = box ? screenToFlowPosition({ x: box.left + box.width / 2, y: box.top + box.height / 2 }) : undefined;
     addKind(info.kind, fallback ? { fallback: { x: fallback.x - STEP_WIDTH / 2, y: fallback.y - STEP_HEIGHT / 2 } } : {}, context);
-    // Pan only when the new step landed out of view, and only as far as it takes: the
-    // steps before it stay where the person was looking.
-    const added = selectSelectedNode(useEditorStore.getState());
-    if (!added || !box) return;
-    // As drawn: a new For each is a box that holds steps, far wider than a step, and the
-    // button that adds a step inside it is at its right end.
-    const { nodes } = useEditorStore.getState();
-    const drawn = drawableNodes(nodes).find((node) => node.id === added.id) ?? added;
-    const size = { width: drawn.measured?.width ?? STEP_WIDTH, height: drawn.measured?.height ?? STEP_MIN_HEIGHT };
-    // A step inside a loop is placed relative to the loop.
-    const parent = added.parentId === undefined ? undefined : nodes.find((node) => node.id === added.parentId);
-    const at = parent ? { x: parent.position.x + added.position.x, y: parent.position.y + added.position.y } : added.position;
-    const next = panToReveal(getViewport(), { width: box.width, height: box.height }, { ...at, ...size });
-    if (next) void setViewport(next, { duration: 250 });
+    revealAdded();
   };
 
   const startDrag = (event: DragEvent, info: KindInfo) => {

@@ -5,7 +5,7 @@ import { deletionQuestion } from './delete-steps.ts';
 import { applyCanvasBatch, connectionProblem, deleteElements, type Snapshot, type StepNode } from './editor-changes.ts';
 import { applyChange, initialEditorState, type EditorChange } from './editor-state.ts';
 import { documentFromSnapshot } from './flow-document.ts';
-import { BODY_INSET, LOOP_MIN_SIZE, loopAt, loopSizes } from './loop-layout.ts';
+import { BODY_INSET, LOOP_MIN_SIZE, loopAt, loopSizes, menuPlace } from './loop-layout.ts';
 import { leafFields, loopFieldTree, loopList, sampleLists, stepsBefore, suggestKeysFrom } from './sample-fields.ts';
 
 const node = (id: string, type: string, x: number, y: number, extra: Partial<StepNode> = {}): StepNode => ({ id, type, position: { x, y }, data: {}, ...extra });
@@ -187,5 +187,22 @@ describe('keys suggested inside a loop', () => {
     const fields = loopFieldTree(loopList('{{ trigger.body.leads }}', { batch: 'b1', leads: [{ id: 'lead_1', email: 'ada@example.com', name: 'Ada' }] }));
     expect(suggestKeysFrom(fields, 'Welcome email')).toEqual(['{{ item.id }}:welcome-email', '{{ item.email }}:welcome-email']);
     expect(suggestKeysFrom(loopFieldTree(loopList('{{ trigger.body.lines }}', { lines: [{ sku: 'A-1', qty: 1 }] })), 'Check stock')).toEqual(['{{ item.sku }}:check-stock']);
+  });
+});
+
+describe('where the "Add a step inside" list opens', () => {
+  const page = { width: 1280, height: 800 };
+  it('opens under the button, its right edge on the button\'s', () => {
+    expect(menuPlace({ top: 100, bottom: 130, right: 1000 }, 240, page)).toEqual({ top: 134, right: 280 });
+  });
+  it('opens over the button when it would run off the bottom of the page', () => {
+    expect(menuPlace({ top: 700, bottom: 730, right: 1000 }, 240, page)).toEqual({ top: 456, right: 280 });
+  });
+  it('ends on the page when there is room on neither side', () => {
+    expect(menuPlace({ top: 150, bottom: 180, right: 1000 }, 240, { width: 1280, height: 300 })).toEqual({ top: 56, right: 280 });
+    expect(menuPlace({ top: 150, bottom: 180, right: 1000 }, 400, { width: 1280, height: 300 })).toEqual({ top: 4, right: 280 });
+  });
+  it('keeps its right edge on the page when the button is partly off it', () => {
+    expect(menuPlace({ top: 100, bottom: 130, right: 1400 }, 240, page).right).toBe(0);
   });
 });

@@ -70,3 +70,22 @@ export function loopAt(nodes: readonly StepNode[], point: XYPosition): StepNode 
 export function bodySteps(nodes: readonly StepNode[], loopId: string): StepNode[] {
   return nodes.filter((node) => node.parentId === loopId);
 }
+
+export interface MenuPlace {
+  top: number;
+  right: number;
+}
+
+/**
+ * Where a loop's "Add a step inside" list goes on the page: right-aligned with the button,
+ * under it, or over it when there is no room below; with room on neither side, as low as
+ * lets it end on the page (its CSS caps its height at the page's).
+ */
+export function menuPlace(button: Pick<DOMRect, 'top' | 'bottom' | 'right'>, menuHeight: number, page: { width: number; height: number }, gap = 4): MenuPlace {
+  const right = Math.max(0, page.width - button.right);
+  const below = button.bottom + gap;
+  if (below + menuHeight <= page.height) return { top: below, right };
+  const above = button.top - gap - menuHeight;
+  if (above >= 0) return { top: above, right };
+  return { top: Math.max(gap, page.height - gap - menuHeight), right };
+}
