@@ -5,7 +5,7 @@
  * palette. The list of steps opens over the loop's steps, not under them.
  *
  *   start (manual) ──► loop (for.each over lines)
- *                        └ transform, transform, … (added with "Add a step inside")
+ *                        └ request, transform, transform, … (added with "Add a step inside")
  */
 import { seedFlow } from '../fixtures/api.ts';
 import { boxOf } from '../fixtures/geometry.ts';
@@ -36,6 +36,14 @@ test('each step added with "Add a step inside" is panned into view', async ({ ed
   await page.keyboard.press('Enter');
   await expect(menu.getByRole('button').first()).toBeFocused();
   await page.keyboard.press('Escape');
+  await expect(menu).toHaveCount(0);
+  await expect(addInside).toBeFocused();
+  // A choice made with Enter adds its step, and the focus is back on the button, ready for
+  // the next.
+  await page.keyboard.press('Enter');
+  await expect(menu.getByRole('button', { name: 'HTTP request' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(editor.node('http.request')).toHaveCount(1);
   await expect(menu).toHaveCount(0);
   await expect(addInside).toBeFocused();
   // It stays where it was drawn, so moving the canvas closes it.

@@ -87,9 +87,11 @@ function AddInside({ loopId, label }: { loopId: string; label: string }) {
   const menu = useRef<HTMLUListElement>(null);
   const menuId = useId();
   const [place, setPlace] = useState<MenuPlace | null>(null);
-  const close = (refocus: boolean) => {
+  // The focus goes back to the button, as from any menu, so a keyboard is not left on the
+  // page's body; without scrolling, which would move the canvas under it.
+  const closeToButton = () => {
     setOpen(false);
-    if (refocus) button.current?.focus();
+    button.current?.focus({ preventScroll: true });
   };
   // Placed under the button (over it when there is no room below, loop-layout.ts).
   useLayoutEffect(() => {
@@ -128,7 +130,7 @@ function AddInside({ loopId, label }: { loopId: string; label: string }) {
     };
   }, [open]);
   const add = async (kind: string) => {
-    setOpen(false);
+    closeToButton();
     const context = await newStepContext();
     // With the loop selected, a new step goes into its body (add-kind.ts).
     dispatch({ type: 'selectOnly', nodeIds: [loopId] });
@@ -139,7 +141,7 @@ function AddInside({ loopId, label }: { loopId: string; label: string }) {
   // Keys typed in the menu are the menu's: React Flow would otherwise move or select the loop.
   // (React passes them up from the list to here although the list is drawn elsewhere.)
   const onKeyDown = (event: KeyboardEvent) => {
-    if (event.key === 'Escape' && open) close(true);
+    if (event.key === 'Escape' && open) closeToButton();
     if (event.key !== 'Tab') event.stopPropagation();
   };
   // Tabbing out of the list closes it.
