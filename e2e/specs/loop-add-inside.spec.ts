@@ -2,7 +2,7 @@
  * Steps added one after another with a loop's own "Add a step inside" stay in view: each goes
  * after the body's last step, so the loop grows to the right, past the canvas's edge by the
  * third or fourth; the canvas pans to each new step as it does for a step clicked from the
- * palette. The list of steps opens over the loop's steps, not under them.
+ * palette, keeping the loop's header with its button in view for the next. The list of steps opens over the loop's steps, not under them.
  *
  *   start (manual) ──► loop (for.each over lines)
  *                        └ request, transform, transform, … (added with "Add a step inside")
@@ -29,6 +29,10 @@ test('each step added with "Add a step inside" is panned into view', async ({ ed
   const transforms = editor.node('transform');
   const addInside = loop.getByRole('button', { name: 'Add a step inside Each line' });
   const menu = page.getByRole('list', { name: 'Steps you can add inside Each line' });
+  const underButton = async () => {
+    const [under, list] = [await boxOf(addInside), await boxOf(menu)];
+    return Math.abs(list.y - (under.y + under.height + 4)) < 1.5 && Math.abs(list.x + list.width - (under.x + under.width)) < 1.5;
+  };
 
   // From the keyboard: the list opens with its first choice focused; Escape closes it and
   // gives the focus back to the button.
@@ -46,27 +50,38 @@ test('each step added with "Add a step inside" is panned into view', async ({ ed
   await expect(editor.node('http.request')).toHaveCount(1);
   await expect(menu).toHaveCount(0);
   await expect(addInside).toBeFocused();
-  // It stays where it was drawn, so moving the canvas closes it.
+  // It goes along with its button when the canvas moves under it.
   await addInside.click();
   await expect(menu).toBeVisible();
+  const before = await boxOf(addInside);
   const canvasBox = await boxOf(editor.canvas());
   await page.mouse.move(canvasBox.x + canvasBox.width / 2, canvasBox.y + 20);
   await page.mouse.wheel(0, 120);
+  await expect.poll(async () => (await boxOf(addInside)).x).not.toBe(before.x);
+  await expect.poll(underButton).toBe(true);
+  await page.keyboard.press('Escape');
   await expect(menu).toHaveCount(0);
   await page.getByRole('button', { name: 'Fit view' }).click();
 
+  await addInside.click();
   for (let added = 1; added <= 4; added++) {
-    await addInside.click();
     // The list opens over the steps already inside (a click on a covered choice would fail).
     await menu.getByRole('button', { name: 'Transform' }).click();
     await expect(transforms).toHaveCount(added);
-    // The newest is the rightmost; it ends up whole inside the canvas.
+    // Opened again at once from the keyboard (the focus is back on the button), while the pan
+    // to the new step may still be on its way: the list stays open and goes along.
+    await page.keyboard.press('Enter');
+    await expect(menu).toBeVisible();
+    // The newest step is the rightmost; it ends up whole inside the canvas, and so does the
+    // button that adds the next one, with the list under it.
     await expect
       .poll(async () => {
         const canvas = await boxOf(editor.canvas());
+        const within = (box: { x: number; y: number; width: number; height: number }) =>
+          box.x >= canvas.x && box.x + box.width <= canvas.x + canvas.width && box.y >= canvas.y && box.y + box.height <= canvas.y + canvas.height;
         const boxes = await Promise.all((await transforms.all()).map((step) => boxOf(step)));
         const newest = boxes.reduce((right, box) => (box.x > right.x ? box : right));
-        return newest.x >= canvas.x && newest.x + newest.width <= canvas.x + canvas.width;
+        return within(newest) && within(await boxOf(addInside)) && (await underButton());
       })
       .toBe(true);
   }

@@ -3,8 +3,8 @@
  * name, the list it goes through, its connections in and out, and "Add a step inside";
  * the steps inside are React Flow child nodes drawn in the area below (loop-layout.ts).
  */
-import { Handle, Position, useOnViewportChange, useStore, type NodeProps } from '@xyflow/react';
-import { memo, useEffect, useId, useLayoutEffect, useRef, useState, type FocusEvent, type KeyboardEvent, type ReactNode } from 'react';
+import { Handle, Position, useStore, type NodeProps, type ReactFlowState } from '@xyflow/react';
+import { memo, useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type FocusEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import type { StepNode } from './editor-changes.ts';
 import { addKind } from './add-kind.ts';
@@ -12,7 +12,7 @@ import { KindIcon } from './KindIcon.tsx';
 import { canGoInside, LOOP_HEADER, menuPlace, type MenuPlace } from './loop-layout.ts';
 import { KINDS } from './node-kinds.ts';
 import { dispatch, useEditorStore } from './useEditorStore.ts';
-import { useRevealAdded } from './useRevealAdded.ts';
+import { canvasBox, useRevealAdded } from './useRevealAdded.ts';
 import { newStepContext } from './useSandboxAddresses.ts';
 import { useStepProblems, withoutStepName } from './useStepProblems.ts';
 
@@ -93,42 +93,49 @@ function AddInside({ loopId, label }: { loopId: string; label: string }) {
     setOpen(false);
     button.current?.focus({ preventScroll: true });
   };
-  // Placed under the button (over it when there is no room below, loop-layout.ts).
+  // Placed under the button (over it when there is no room below, loop-layout.ts), and kept
+  // there while the canvas moves: the pan that brings a new step into view may still be on
+  // its way when the list is opened again.
+  const follow = useCallback(() => {
+    if (!button.current || !menu.current) return;
+    const page = { width: window.innerWidth, height: window.innerHeight };
+    setPlace(menuPlace(button.current.getBoundingClientRect(), menu.current.offsetHeight, page, canvasBox()));
+  }, []);
+  // The canvas's pan and zoom while the list is open; null while it is closed, so a closed
+  // list's loop is not drawn again at every frame of a pan.
+  const viewport = useStore(useCallback((state: ReactFlowState) => (open ? state.transform : null), [open]));
   useLayoutEffect(() => {
-    if (!open || !button.current || !menu.current) {
-      setPlace(null);
-      return;
-    }
-    setPlace(menuPlace(button.current.getBoundingClientRect(), menu.current.offsetHeight, { width: window.innerWidth, height: window.innerHeight }));
-  }, [open]);
+    if (open) follow();
+    else setPlace(null);
+  }, [open, viewport, follow]);
   // Once placed, its first choice takes the focus, so the keyboard goes on from where the
   // person is (a list still hidden could not take it).
+  const placed = place !== null;
   useLayoutEffect(() => {
-    if (place) menu.current?.querySelector('button')?.focus();
-  }, [place]);
-  // The list stays where it was drawn, so anything that moves the button closes it: a press
-  // anywhere else, the canvas panning or zooming, the window changing size or scrolling.
-  useOnViewportChange({ onStart: () => setOpen(false) });
+    if (placed) menu.current?.querySelector('button')?.focus();
+  }, [placed]);
   useEffect(() => {
     if (!open) return;
+    // A press anywhere else closes the list.
     const onPointerDown = (event: PointerEvent) => {
       const target = event.target as Node;
       if (!box.current?.contains(target) && !menu.current?.contains(target)) setOpen(false);
     };
-    const onResize = () => setOpen(false);
-    // Only a scroll that carries the button along: the list's own, when it is capped, does not.
-    const onScroll = (event: Event) => {
-      if (event.target instanceof Node && button.current && event.target.contains(button.current)) setOpen(false);
-    };
+    // The button moves with the page, and with the loop's right end when a step just added
+    // makes the loop wider.
+    const loopGrows = new ResizeObserver(follow);
+    const loopBox = box.current?.closest('.loop-node');
+    if (loopBox) loopGrows.observe(loopBox);
     document.addEventListener('pointerdown', onPointerDown);
-    window.addEventListener('resize', onResize);
-    window.addEventListener('scroll', onScroll, true);
+    window.addEventListener('resize', follow);
+    window.addEventListener('scroll', follow, true);
     return () => {
+      loopGrows.disconnect();
       document.removeEventListener('pointerdown', onPointerDown);
-      window.removeEventListener('resize', onResize);
-      window.removeEventListener('scroll', onScroll, true);
+      window.removeEventListener('resize', follow);
+      window.removeEventListener('scroll', follow, true);
     };
-  }, [open]);
+  }, [open, follow]);
   const add = async (kind: string) => {
     closeToButton();
     const context = await newStepContext();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { drawableNode, openingViewport, panToReveal, READABLE_ZOOM, STEP_MIN_HEIGHT, STEP_WIDTH } from './canvas-view.ts';
+import { addedStepBox, drawableNode, openingViewport, panToReveal, READABLE_ZOOM, STEP_MIN_HEIGHT, STEP_WIDTH } from './canvas-view.ts';
 import type { StepNode } from './editor-changes.ts';
+import { LOOP_MIN_SIZE } from './loop-layout.ts';
 
 const step = (id: string, type: string, x: number, y: number, extra: Partial<StepNode> = {}): StepNode => ({ id, type, position: { x, y }, data: {}, ...extra });
 const canvas = { width: 1000, height: 800 };
@@ -86,5 +87,20 @@ describe('bringing a new step into view', () => {
     const zoomed = { x: 0, y: 0, zoom: 2 };
     // At twice the size the step spans 800–1280 on screen.
     expect(panToReveal(zoomed, canvas, box(400, 100))).toEqual({ x: 976 - 1280, y: 0, zoom: 2 });
+  });
+});
+
+describe('what a new step brings into view', () => {
+  it('is the step itself, at its drawn size', () => {
+    expect(addedStepBox([step('a', 'transform', 40, 60)], 'a')).toEqual({ x: 40, y: 60, width: STEP_WIDTH, height: STEP_MIN_HEIGHT });
+    // A new For each is its whole box, not a step's width of it.
+    expect(addedStepBox([step('loop', 'for.each', 300, 0)], 'loop')).toEqual({ x: 300, y: 0, ...LOOP_MIN_SIZE });
+    expect(addedStepBox([step('a', 'transform', 40, 60)], 'gone')).toBeNull();
+  });
+
+  it('is, for a step inside a loop, the step and the loop\'s header above it to the loop\'s right end', () => {
+    // The loop grows to the step's right end plus its room (48): 700 + 240 + 48 = 988 wide.
+    const nodes = [step('loop', 'for.each', 300, 0), step('inner', 'transform', 700, 112, { parentId: 'loop' })];
+    expect(addedStepBox(nodes, 'inner')).toEqual({ x: 1000, y: 0, width: 1288 - 1000, height: 112 + STEP_MIN_HEIGHT });
   });
 });

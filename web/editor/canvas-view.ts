@@ -158,3 +158,24 @@ export function panToReveal(view: Viewport, canvas: Size, box: Box, margin = 24)
   if (dx === 0 && dy === 0 && zoom === view.zoom) return null;
   return { x: x + dx, y: y + dy, zoom };
 }
+
+/**
+ * What a step just added should bring into view, in flow coordinates: the step as drawn (a
+ * new For each at its full size), and for a step inside a loop the loop's header above it to
+ * the loop's right end too, where "Add a step inside" is, so the next one can be added from
+ * there. Null when there is no such step.
+ */
+export function addedStepBox(nodes: readonly StepNode[], id: string): Box | null {
+  const drawn = drawableNodes(nodes);
+  const added = drawn.find((node) => node.id === id);
+  if (!added) return null;
+  const width = added.measured?.width ?? STEP_WIDTH;
+  const height = added.measured?.height ?? STEP_MIN_HEIGHT;
+  const parent = added.parentId === undefined ? undefined : drawn.find((node) => node.id === added.parentId);
+  if (!parent) return { ...added.position, width, height };
+  // A step inside a loop is placed relative to the loop.
+  const x = parent.position.x + added.position.x;
+  const bottom = parent.position.y + added.position.y + height;
+  const right = Math.max(x + width, parent.position.x + (parent.measured?.width ?? 0));
+  return { x, y: parent.position.y, width: right - x, height: bottom - parent.position.y };
+}

@@ -205,4 +205,13 @@ describe('where the "Add a step inside" list opens', () => {
   it('keeps its right edge on the page when the button is partly off it', () => {
     expect(menuPlace({ top: 100, bottom: 130, right: 1400 }, 240, page).right).toBe(0);
   });
+  it('stays over the canvas when the button is past its edge', () => {
+    const canvas = { top: 60, bottom: 760, left: 280, right: 900 };
+    // Past the right edge: its right edge on the canvas's.
+    expect(menuPlace({ top: 100, bottom: 130, right: 1100 }, 240, page, canvas)).toEqual({ top: 134, right: 380 });
+    // Above the top: under the canvas's top.
+    expect(menuPlace({ top: -80, bottom: -50, right: 800 }, 240, page, canvas)).toEqual({ top: 64, right: 480 });
+    // Inside: where the button is.
+    expect(menuPlace({ top: 100, bottom: 130, right: 800 }, 240, page, canvas)).toEqual({ top: 134, right: 480 });
+  });
 });

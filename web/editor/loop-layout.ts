@@ -76,16 +76,24 @@ export interface MenuPlace {
   right: number;
 }
 
+type Anchor = Pick<DOMRect, 'top' | 'bottom' | 'right'>;
+
 /**
  * Where a loop's "Add a step inside" list goes on the page: right-aligned with the button,
  * under it, or over it when there is no room below; with room on neither side, as low as
- * lets it end on the page (its CSS caps its height at the page's).
+ * lets it end on the page (its CSS caps its height at the page's). A button partly or wholly
+ * out of the canvas (`within`: the loop has just grown past its edge and the pan to it is on
+ * its way) counts as at the canvas's edge, so the list stays over the canvas.
  */
-export function menuPlace(button: Pick<DOMRect, 'top' | 'bottom' | 'right'>, menuHeight: number, page: { width: number; height: number }, gap = 4): MenuPlace {
-  const right = Math.max(0, page.width - button.right);
-  const below = button.bottom + gap;
+export function menuPlace(button: Anchor, menuHeight: number, page: { width: number; height: number }, within?: Pick<DOMRect, 'top' | 'bottom' | 'left' | 'right'>, gap = 4): MenuPlace {
+  const clamp = (value: number, low: number, high: number) => Math.min(Math.max(value, low), high);
+  const at: Anchor = within
+    ? { top: clamp(button.top, within.top, within.bottom), bottom: clamp(button.bottom, within.top, within.bottom), right: clamp(button.right, within.left, within.right) }
+    : button;
+  const right = Math.max(0, page.width - at.right);
+  const below = at.bottom + gap;
   if (below + menuHeight <= page.height) return { top: below, right };
-  const above = button.top - gap - menuHeight;
+  const above = at.top - gap - menuHeight;
   if (above >= 0) return { top: above, right };
   return { top: Math.max(gap, page.height - gap - menuHeight), right };
 }
