@@ -1,6 +1,7 @@
 /**
  * An automated accessibility audit (axe-core) of every page a person uses: the flow list,
- * the editor with a step selected, the editor with a For each (its "Add a step inside" list open), a run, the runs list, a flow's inbox, a proof report,
+ * the editor with a step selected, the editor with a For each (its "Add a step inside" list open), a run, the runs list (and a flow's,
+ * empty but for test runs), a flow's inbox, a proof report,
  * a recovery report, secrets, the default alerts, the editor's Alerts tab, the page for an unknown address and the login page, at desktop and phone width. Serious and critical findings fail the test,
  * each listed with the element it is about so the failure says what to fix.
  */
@@ -34,6 +35,8 @@ async function seed(page: Page): Promise<{ flowId: string; loopFlowId: string; r
   await page.request.post('/trpc/secretAdmin.save', { data: { name: 'AUDIT_TOKEN', value: 'a long stand-in value' } });
   // A flow with a loop, for the editor's For each box (nothing is sent: it is only looked at).
   const loopFlowId = await seedFlow(page.request, loopFlow('http://127.0.0.1:9', { name: `Audited loop ${Date.now()}` }));
+  // Only a test run of it, so its runs list is empty and offers to show the test runs.
+  await trpcCall(page.request, 'tests.start', { flowId: loopFlowId });
   return { flowId, loopFlowId, runId, proofId, operationId };
 }
 
@@ -75,6 +78,13 @@ for (const size of SIZES) {
             await page.goto('/runs');
             await expect(page.getByRole('link', { name: /#\d+/ }).first()).toBeVisible();
             await expect(page.getByTestId('runs.keeping')).toBeVisible();
+          },
+        },
+        {
+          name: 'runs list of a flow with only test runs',
+          open: async () => {
+            await page.goto(`/runs?flow=${loopFlowId}`);
+            await expect(page.getByTestId('runs.empty').getByRole('button', { name: 'Show test runs' })).toBeVisible();
           },
         },
         { name: 'inbox', open: async () => { await page.goto(`/flows/${flowId}/inbox`); await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible(); } },

@@ -72,6 +72,12 @@ test('Test run tests the draft without publishing it and opens the test run', as
   const runId = new URL(page.url()).pathname.split('/').at(-1)!;
   await page.goto(`/runs?flow=${flowId}`);
   await expect(page.locator(`[data-run-id="${runId}"]`)).toHaveCount(0);
-  await page.getByTestId('runs.mode').selectOption('test');
+  // The empty list says the flow's test runs are there, one click away.
+  const empty = page.getByTestId('runs.empty');
+  await expect(empty).toContainText('No live runs match these filters, but test runs do.');
+  await empty.getByRole('button', { name: 'Show test runs' }).click();
+  await expect(page.getByTestId('runs.mode')).toHaveValue('test');
   await expect(page.locator(`[data-run-id="${runId}"]`).first()).toBeVisible();
+  await page.getByTestId('runs.mode').selectOption('live');
+  await expect(empty).toContainText('but test runs do');
 });

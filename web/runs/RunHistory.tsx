@@ -16,6 +16,7 @@ import { trpc } from '../lib/trpc.ts';
 import { useNarrowScreen } from '../lib/useNarrowScreen.ts';
 import { UndeliveredAlerts } from '../alerts/UndeliveredAlerts.tsx';
 import { BulkRerun } from './BulkRerun.tsx';
+import { EmptyRuns } from './EmptyRuns.tsx';
 import { KeepingLine } from './KeepingLine.tsx';
 import { RecoverDialog, type RecoverChoices, type RecoverStatus } from './RecoverDialog.tsx';
 import { RecentRecoveries } from '../operations/RecentRecoveries.tsx';
@@ -126,9 +127,10 @@ export function RunHistory() {
       {runs.error && <p role="alert" className="error">The runs could not be loaded: {runs.error.message}</p>}
       {runs.isPending && <p className="muted">Loading runs…</p>}
       {runs.data && list.length === 0 && (
-        <p className="empty-card">
-          {filtered ? 'No runs match these filters.' : 'No runs yet. Run a flow from its editor, or send an event to its webhook address.'}
-        </p>
+        <EmptyRuns
+          filters={{ ...(status ? { status } : {}), ...(flowId ? { flowId } : {}), ...(search ? { search } : {}) }}
+          liveOnly={mode === 'live'} filtered={filtered} onShowTests={() => { setFilter('runs', 'test'); setLimit(PAGE); }}
+        />
       )}
       {list.length > 0 && narrow && <RunCards runs={list} numbers={numbers} busy={runs.isPlaceholderData} />}
       {list.length > 0 && !narrow && (
