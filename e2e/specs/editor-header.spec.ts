@@ -180,3 +180,23 @@ test('at phone width the editor opens read-only, without sideways scroll', async
   const flow = await trpcCall<{ draft: { nodes: Array<{ id: string; position: unknown }> } }>(page.request, 'flows.get', { id: flowId }, 'query');
   expect(flow.draft.nodes.find((node) => node.id === 'start')?.position).toEqual({ x: 0, y: 0 });
 });
+
+test('at any width the header keeps each button on one line, moving the actions to a row of their own when they do not fit', async ({ editor, page }) => {
+  const flowId = await seedFlow(page.request, orderFlowDocument('A flow whose name is long enough to need the room it is given'));
+  await editor.open(flowId);
+  const toolbar = page.getByRole('toolbar', { name: 'Flow' });
+  for (const width of [800, 1024, 1280, 1440, 1920]) {
+    await page.setViewportSize({ width, height: 800 });
+    // Export's one word cannot wrap: a button whose words took a second line would be half as tall again.
+    const exportHeight = (await boxOf(toolbar.getByRole('button', { name: 'Export' }))).height;
+    for (const name of ['Pause', /^Problems/, 'Publish', 'Prove it', 'Test run', 'Real services…']) {
+      const box = await boxOf(toolbar.getByRole('button', { name }));
+      expect(box.height, `${String(name)} at ${width} px`).toBeLessThan(exportHeight * 1.4);
+      expect(box.x + box.width, `${String(name)} at ${width} px`).toBeLessThanOrEqual(width);
+    }
+    // The name keeps a readable width wherever the actions go.
+    expect((await boxOf(page.getByRole('textbox', { name: 'Flow name' }))).width, `the name at ${width} px`).toBeGreaterThanOrEqual(150);
+    const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, view: window.innerWidth }));
+    expect(widths.scroll, `at ${width} px`).toBeLessThanOrEqual(widths.view);
+  }
+});

@@ -56,6 +56,7 @@ export function EditorToolbar({ save, busy, errorCount, warningCount, live, read
       <input
         className="editor-toolbar__name"
         aria-label="Flow name"
+        title={meta.name}
         value={meta.name}
         readOnly={readOnly}
         onChange={(event) => dispatch({ type: 'updateMeta', meta: { name: event.target.value }, field: 'name' })}
@@ -74,38 +75,40 @@ export function EditorToolbar({ save, busy, errorCount, warningCount, live, read
           Try again
         </button>
       )}
-      <div className="editor-toolbar__spacer" />
-      {flowId && <FlowPauseControl flowId={flowId} flowName={meta.name} />}
-      {!readOnly && (
-        <div className="button-group">
-          <button type="button" className="icon-button" aria-label="Undo" title="Undo (Ctrl+Z)" disabled={!canUndo} onClick={() => dispatch({ type: 'undo' })}>
-            <KindIcon kind="undo" size={16} />
-          </button>
-          <button type="button" className="icon-button" aria-label="Redo" title="Redo (Ctrl+Shift+Z)" disabled={!canRedo} onClick={() => dispatch({ type: 'redo' })}>
-            <KindIcon kind="redo" size={16} />
-          </button>
-        </div>
-      )}
-      <button
-        type="button"
-        className={`problems-button${errorCount > 0 ? ' has-errors' : warningCount > 0 ? ' has-warnings' : ''}`}
-        onClick={onShowProblems}
-        data-testid="editor.problems"
-      >
-        {errorCount > 0 && <KindIcon kind="problem" size={14} />} {problemWords(errorCount, warningCount)}
-      </button>
-      <button type="button" className="button-secondary" onClick={onExport} disabled={busy !== null}>
-        Export
-      </button>
-      {!readOnly && (
-        <>
-          <button type="button" className="button-secondary" onClick={onPublish} disabled={busy !== null}>
-            {busy === 'publish' ? 'Publishing…' : 'Publish'}
-          </button>
-          {flowId && <ProveButton flowId={flowId} busy={busy} />}
-          {flowId && <TestRunButtons flowId={flowId} busy={busy} onRun={onRun} />}
-        </>
-      )}
+      {/* One group, so that a toolbar too narrow for one row moves the actions to a row of their own, whole. */}
+      <div className="editor-toolbar__actions">
+        {flowId && <FlowPauseControl flowId={flowId} flowName={meta.name} />}
+        {!readOnly && (
+          <div className="button-group">
+            <button type="button" className="icon-button" aria-label="Undo" title="Undo (Ctrl+Z)" disabled={!canUndo} onClick={() => dispatch({ type: 'undo' })}>
+              <KindIcon kind="undo" size={16} />
+            </button>
+            <button type="button" className="icon-button" aria-label="Redo" title="Redo (Ctrl+Shift+Z)" disabled={!canRedo} onClick={() => dispatch({ type: 'redo' })}>
+              <KindIcon kind="redo" size={16} />
+            </button>
+          </div>
+        )}
+        <button
+          type="button"
+          className={`problems-button${errorCount > 0 ? ' has-errors' : warningCount > 0 ? ' has-warnings' : ''}`}
+          onClick={onShowProblems}
+          data-testid="editor.problems"
+        >
+          {errorCount > 0 && <KindIcon kind="problem" size={14} />} {problemWords(errorCount, warningCount)}
+        </button>
+        <button type="button" className="button-secondary" onClick={onExport} disabled={busy !== null}>
+          Export
+        </button>
+        {!readOnly && (
+          <>
+            <button type="button" className="button-secondary" onClick={onPublish} disabled={busy !== null}>
+              {busy === 'publish' ? 'Publishing…' : 'Publish'}
+            </button>
+            {flowId && <ProveButton flowId={flowId} busy={busy} />}
+            {flowId && <TestRunButtons flowId={flowId} busy={busy} onRun={onRun} />}
+          </>
+        )}
+      </div>
     </div>
   );
 }

@@ -19,19 +19,22 @@ export function TestRunButtons({ flowId, busy, onRun }: TestRunButtonsProps) {
   const [asking, setAsking] = useState(false);
   return (
     <>
-      <button
-        type="button"
-        className="button-primary"
-        onClick={() => onRun(false)}
-        disabled={busy !== null}
-        title="Runs the draft with the sample input against the built-in stand-ins: nothing real is touched and no live key is used"
-        data-testid="editor.test-run"
-      >
-        {busy === 'run' ? 'Starting…' : <><span aria-hidden="true">▶</span> Test run</>}
-      </button>
-      <button type="button" className="button-secondary" onClick={() => setAsking(true)} disabled={busy !== null} data-testid="editor.test-real">
-        Real services…
-      </button>
+      {/* Together on whichever row of the toolbar they land. */}
+      <div className="button-pair">
+        <button
+          type="button"
+          className="button-primary"
+          onClick={() => onRun(false)}
+          disabled={busy !== null}
+          title="Runs the draft with the sample input against the built-in stand-ins: nothing real is touched and no live key is used"
+          data-testid="editor.test-run"
+        >
+          {busy === 'run' ? 'Starting…' : <><span aria-hidden="true">▶</span> Test run</>}
+        </button>
+        <button type="button" className="button-secondary" onClick={() => setAsking(true)} disabled={busy !== null} data-testid="editor.test-real">
+          Real services…
+        </button>
+      </div>
       {asking && (
         <RealServicesDialog
           flowId={flowId}
