@@ -2,7 +2,8 @@
  * Replay with changes from the Inbox: a delivery's body opens in the JSON box, a mistake is
  * pointed at by line and column, editing the order id makes the preview name the new key as
  * not yet done, and the replay — sent as that delivery's — acts once. At phone width the
- * dialog fits the screen and passes the accessibility audit.
+ * dialog fits the screen and passes the accessibility audit; at every table width a
+ * delivery's two replay buttons show whole.
  */
 import { expect, test } from '../fixtures/index.ts';
 import { seriousFindings } from '../fixtures/a11y.ts';
@@ -60,4 +61,28 @@ test('the inbox replays a delivery with an edited order id: the preview names th
   const replayId = new URL(page.url()).pathname.split('/').pop()!;
   const replayed = await trpcCall<{ run: { input: { body: { order: { id: string } }; headers?: unknown } } }>(request, 'runs.get', { runId: replayId }, 'query');
   expect(replayed.run.input.body.order.id).toBe('7702');
+});
+
+test('at any table width both replay buttons of a delivery show whole, each on one line', async ({ inbox, page, request }) => {
+  const { flowId, hookId } = await seedTemplate(request, 'order-paid-invoice-receipt', 'Inbox buttons at every width');
+  const { runId } = await sendWebhook(request, hookId!, order('evt_width_1', '7801'));
+  await waitForRun(request, runId, ['succeeded']);
+  await inbox.open(flowId);
+  const row = inbox.rows().first();
+  // Above 760 px the inbox is a table (below it, cards).
+  for (const width of [780, 1024, 1280, 1600]) {
+    await page.setViewportSize({ width, height: 900 });
+    const replay = await row.getByRole('button', { name: 'Replay', exact: true }).boundingBox();
+    for (const name of ['Replay', 'Replay with changes…']) {
+      const button = row.getByRole('button', { name, exact: true });
+      const box = (await button.boundingBox())!;
+      expect(box.height, `${name} at ${width} px`).toBeLessThan(replay!.height * 1.4);
+      // Not cut off by its cell: the point at its right end is the button itself.
+      const atRightEnd = await button.evaluate((element, point) => {
+        const hit = document.elementFromPoint(point.x, point.y);
+        return hit === element || element.contains(hit);
+      }, { x: box.x + box.width - 3, y: box.y + box.height / 2 });
+      expect(atRightEnd, `${name} at ${width} px`).toBe(true);
+    }
+  }
 });
