@@ -96,3 +96,23 @@ test('the history filters failed runs of a flow and reruns them all after a summ
   await expect(flowRow.getByTestId('flow-list.failures')).toHaveText('0');
   await expect(flowRow.getByTestId('flow-list.runs-today')).toHaveText('2');
 });
+
+test("a run page's header keeps the run's facts readable at any width: the actions go under them when both do not fit", async ({ runPage, page, request }) => {
+  const { hookId } = await seedTemplate(request, TEMPLATE, 'Invoices (run header widths)');
+  const { runId } = await sendWebhook(request, hookId!, order('evt_head_1', '7601'));
+  await waitForRun(request, runId, ['succeeded']);
+  await runPage.open(runId);
+  const actions = ['Replay', 'Replay with changes…'];
+  for (const width of [800, 1024, 1280, 1600]) {
+    await page.setViewportSize({ width, height: 900 });
+    // Beside the actions at 800 px, the facts were squeezed into a third of the page, a fact a line.
+    const facts = (await page.locator('.run-head__main').boundingBox())!;
+    expect(facts.width, `the facts at ${width} px`).toBeGreaterThan(Math.min(width * 0.55, 600));
+    const inbox = (await page.getByRole('link', { name: 'Inbox', exact: true }).boundingBox())!;
+    for (const name of actions) {
+      const box = (await page.getByRole('button', { name, exact: true }).boundingBox())!;
+      expect(box.height, `${name} at ${width} px`).toBeLessThan(inbox.height * 1.4);
+      expect(box.x + box.width, `${name} at ${width} px`).toBeLessThanOrEqual(width);
+    }
+  }
+});
