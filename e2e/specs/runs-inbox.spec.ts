@@ -116,3 +116,25 @@ test("a run page's header keeps the run's facts readable at any width: the actio
     }
   }
 });
+
+test('the runs list never cuts a run number or start time short: cards up to 1,000 px, the table beyond', async ({ runHistory, page, request }) => {
+  const { flowId, hookId } = await seedTemplate(request, TEMPLATE, 'Invoices (list widths)');
+  const { runId } = await sendWebhook(request, hookId!, order('evt_list_1', '7701'));
+  await waitForRun(request, runId, ['succeeded']);
+  await runHistory.open(`?flow=${flowId}`);
+  const row = page.locator(`[data-testid="runs.row"][data-run-id="${runId}"]`);
+  for (const width of [800, 1000, 1001, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    const table = width > 1000;
+    await expect(page.getByRole('table', { name: 'Runs' }), `at ${width} px`).toHaveCount(table ? 1 : 0);
+    await expect(row, `at ${width} px`).toBeVisible();
+    await expect(row, `at ${width} px`).toHaveJSProperty('tagName', table ? 'TR' : 'LI');
+    if (!table) continue;
+    // Each cell shows all it holds: nothing hidden behind an ellipsis.
+    for (const column of [1, 5]) {
+      const cell = row.locator(`td:nth-child(${column})`);
+      const cut = await cell.evaluate((element) => element.scrollWidth > element.clientWidth);
+      expect(cut, `column ${column} at ${width} px`).toBe(false);
+    }
+  }
+});

@@ -11,7 +11,9 @@ import { saveCanvas } from './draft-saves.ts';
 import { EditorToolbar } from './EditorToolbar.tsx';
 import { Palette } from './Palette.tsx';
 import { PublishKeyChangesDialog } from './PublishKeyChangesDialog.tsx';
-import { LockCanvas, ReadOnlyNote, useNarrowScreen } from './read-only.tsx';
+import { LockCanvas, ReadOnlyNote } from './read-only.tsx';
+// Below phone width the three columns (palette, canvas, details) no longer fit side by side.
+import { useNarrowScreen } from '../lib/useNarrowScreen.ts';
 import { clearSampleDraft } from './sample-draft.ts';
 import { SidePanel, type PanelTab } from './SidePanel.tsx';
 import { useAutosave, useSavingDraft } from './useAutosave.ts';

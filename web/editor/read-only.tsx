@@ -4,20 +4,7 @@
  * room (DESIGN: "the editor may say that editing needs a larger screen").
  */
 import { useStoreApi } from '@xyflow/react';
-import { useEffect, useSyncExternalStore } from 'react';
-
-// Below this the three columns (palette, canvas, details) no longer fit side by side.
-const NARROW = '(max-width: 760px)';
-
-const subscribe = (notify: () => void) => {
-  const query = window.matchMedia(NARROW);
-  query.addEventListener('change', notify);
-  return () => query.removeEventListener('change', notify);
-};
-
-export function useNarrowScreen(): boolean {
-  return useSyncExternalStore(subscribe, () => window.matchMedia(NARROW).matches);
-}
+import { useEffect } from 'react';
 
 /**
  * Stops the canvas from moving or wiring steps while still letting them be selected.

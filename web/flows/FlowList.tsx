@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { followLink, navigate } from '../lib/router.ts';
-import { useNarrowScreen } from '../lib/useNarrowScreen.ts';
+import { CROWDED_TABLE_QUERY, useMediaQuery } from '../lib/useNarrowScreen.ts';
 import { trpc } from '../lib/trpc.ts';
 import { ImportButton } from './ImportButton.tsx';
 import { FlowCards } from './FlowCards.tsx';
@@ -16,7 +16,7 @@ export function FlowList() {
   const flows = useQuery({ ...trpc.flows.list.queryOptions(), refetchInterval: 5000 });
   const paused = usePausedFlows();
   const [name, setName] = useState('');
-  const narrow = useNarrowScreen();
+  const narrow = useMediaQuery(CROWDED_TABLE_QUERY);
   const create = useMutation(
     trpc.flows.create.mutationOptions({
       onSuccess: async ({ id }) => {

@@ -13,7 +13,7 @@ import { describeRunSearch, parseRunSearch } from '../../core/run-search.ts';
 import { useDebounced } from '../editor/useDebounced.ts';
 import { navigate } from '../lib/router.ts';
 import { trpc } from '../lib/trpc.ts';
-import { useNarrowScreen } from '../lib/useNarrowScreen.ts';
+import { CROWDED_TABLE_QUERY, useMediaQuery } from '../lib/useNarrowScreen.ts';
 import { UndeliveredAlerts } from '../alerts/UndeliveredAlerts.tsx';
 import { BulkRerun } from './BulkRerun.tsx';
 import { EmptyRuns } from './EmptyRuns.tsx';
@@ -55,7 +55,7 @@ export function RunHistory() {
   const list = runs.data?.runs ?? [];
   // A replay names the run it repeats; that run is usually on the same page.
   const numbers = new Map(list.map((run) => [run.id, run.seq]));
-  const narrow = useNarrowScreen();
+  const narrow = useMediaQuery(CROWDED_TABLE_QUERY);
   // One Recover… dialog for the page, opened by its button or by the bulk shortcut.
   const [recovering, setRecovering] = useState<RecoverChoices | null>(null);
   const recover = (statuses: RecoverStatus[]) => setRecovering({ statuses, ...(flowId ? { flowId } : {}) });
