@@ -2,7 +2,7 @@
  * Whether the window is narrower than a width, kept up to date as it turns or resizes.
  * Lists read it to show cards instead of a table whose columns would be crushed.
  */
-import { useSyncExternalStore } from 'react';
+import { useCallback, useSyncExternalStore } from 'react';
 
 // Must match the `max-width` of the phone media queries in styles.css and runs.css.
 export const NARROW_QUERY = '(max-width: 760px)';
@@ -14,15 +14,13 @@ export const NARROW_QUERY = '(max-width: 760px)';
 export const CROWDED_TABLE_QUERY = '(max-width: 1000px)';
 
 export function useMediaQuery(query: string): boolean {
-  return useSyncExternalStore(
-    (notify) => {
-      const list = window.matchMedia(query);
-      list.addEventListener('change', notify);
-      return () => list.removeEventListener('change', notify);
-    },
-    () => window.matchMedia(query).matches,
-    () => false,
-  );
+  // The same subscription for the same query, so a list that polls does not listen anew at every render.
+  const subscribe = useCallback((notify: () => void) => {
+    const list = window.matchMedia(query);
+    list.addEventListener('change', notify);
+    return () => list.removeEventListener('change', notify);
+  }, [query]);
+  return useSyncExternalStore(subscribe, () => window.matchMedia(query).matches, () => false);
 }
 
 /** Phone-narrow. */
