@@ -14,14 +14,14 @@ export interface RunFilters {
   search?: string;
 }
 
-export function EmptyRuns({ filters, liveOnly, filtered, onShowTests }: {
+export function EmptyRuns({ filters, liveOnly, onShowTests }: {
   filters: RunFilters;
   /** Whether the list shows live runs only (the default). */
   liveOnly: boolean;
-  /** Whether anything beyond the default narrows the list. */
-  filtered: boolean;
   onShowTests(): void;
 }) {
+  // Anything beyond the default (live runs, no filter) narrows the list.
+  const filtered = !liveOnly || Object.keys(filters).length > 0;
   const tests = useQuery({
     ...trpc.runs.list.queryOptions({ limit: 1, mode: 'test', ...filters }),
     enabled: liveOnly,

@@ -16,7 +16,7 @@ import { trpc } from '../lib/trpc.ts';
 import { CROWDED_TABLE_QUERY, useMediaQuery } from '../lib/useNarrowScreen.ts';
 import { UndeliveredAlerts } from '../alerts/UndeliveredAlerts.tsx';
 import { BulkRerun } from './BulkRerun.tsx';
-import { EmptyRuns } from './EmptyRuns.tsx';
+import { EmptyRuns, type RunFilters } from './EmptyRuns.tsx';
 import { KeepingLine } from './KeepingLine.tsx';
 import { RecoverDialog, type RecoverChoices, type RecoverStatus } from './RecoverDialog.tsx';
 import { RecentRecoveries } from '../operations/RecentRecoveries.tsx';
@@ -44,9 +44,11 @@ export function RunHistory() {
   const status = (RUN_STATUS_FILTERS as readonly string[]).includes(filters.status) ? (filters.status as RunStatus) : undefined;
   const flowId = filters.flow || undefined;
   const mode: RunMode = filters.runs === 'test' || filters.runs === 'all' ? filters.runs : 'live';
+  // What narrows the list besides live or test runs; the empty list asks about test runs with the same.
+  const narrowedBy: RunFilters = { ...(status ? { status } : {}), ...(flowId ? { flowId } : {}), ...(search ? { search } : {}) };
   const flows = useQuery(trpc.flows.list.queryOptions());
   const runs = useQuery({
-    ...trpc.runs.list.queryOptions({ limit, mode, ...(status ? { status } : {}), ...(flowId ? { flowId } : {}), ...(search ? { search } : {}) }),
+    ...trpc.runs.list.queryOptions({ limit, mode, ...narrowedBy }),
     refetchInterval: 1000,
     placeholderData: keepPreviousData,
   });
@@ -128,8 +130,7 @@ export function RunHistory() {
       {runs.isPending && <p className="muted">Loading runs…</p>}
       {runs.data && list.length === 0 && (
         <EmptyRuns
-          filters={{ ...(status ? { status } : {}), ...(flowId ? { flowId } : {}), ...(search ? { search } : {}) }}
-          liveOnly={mode === 'live'} filtered={filtered} onShowTests={() => { setFilter('runs', 'test'); setLimit(PAGE); }}
+          filters={narrowedBy} liveOnly={mode === 'live'} onShowTests={() => { setFilter('runs', 'test'); setLimit(PAGE); }}
         />
       )}
       {list.length > 0 && narrow && <RunCards runs={list} numbers={numbers} busy={runs.isPlaceholderData} />}
