@@ -99,7 +99,8 @@ test('the history filters failed runs of a flow and reruns them all after a summ
 
 test("a run page's header keeps the run's facts readable at any width: the actions go under them when both do not fit", async ({ runPage, page, request }) => {
   const { hookId } = await seedTemplate(request, TEMPLATE, 'Invoices (run header widths)');
-  const { runId } = await sendWebhook(request, hookId!, order('evt_head_1', '7601'));
+  // An event id as long as senders' often are, so the facts wrap below 1,100 px.
+  const { runId } = await sendWebhook(request, hookId!, order('evt_head_1_2026_12_06_sent_by_the_shop', '7601'));
   await waitForRun(request, runId, ['succeeded']);
   await runPage.open(runId);
   const actions = ['Replay', 'Replay with changes…'];
@@ -113,6 +114,29 @@ test("a run page's header keeps the run's facts readable at any width: the actio
       const box = (await page.getByRole('button', { name, exact: true }).boundingBox())!;
       expect(box.height, `${name} at ${width} px`).toBeLessThan(inbox.height * 1.4);
       expect(box.x + box.width, `${name} at ${width} px`).toBeLessThanOrEqual(width);
+    }
+    // Facts are parted by dots, but no line of them starts with one: what is drawn at the
+    // start of a line is the fact's own first word.
+    const lines = await page.locator('.run-head__meta').first().evaluate((list) => {
+      const found: Array<{ text: string; startsLine: boolean; dotShows: boolean; wordShows: boolean }> = [];
+      let lastTop = Number.NEGATIVE_INFINITY;
+      for (const fact of [...list.children] as HTMLElement[]) {
+        const box = fact.getBoundingClientRect();
+        // What is drawn before the fact's own words is its dot (a pseudo-element is not in a range).
+        const words = document.createRange();
+        words.selectNodeContents(fact);
+        const dot = words.getClientRects()[0]!.left - box.left;
+        const y = box.top + box.height / 2;
+        const shows = (x: number) => fact.contains(document.elementFromPoint(x, y));
+        found.push({ text: fact.textContent ?? '', startsLine: box.top > lastTop + 2, dotShows: dot > 2 && shows(box.left + dot / 2), wordShows: shows(box.left + dot + 2) });
+        lastTop = box.top;
+      }
+      return found;
+    });
+    expect(lines.filter((line) => line.startsLine).length, `lines of facts at ${width} px`).toBeGreaterThanOrEqual(width < 1100 ? 2 : 1);
+    for (const line of lines) {
+      expect(line.wordShows, `"${line.text}" at ${width} px`).toBe(true);
+      expect(line.dotShows, `the dot before "${line.text}" at ${width} px`).toBe(!line.startsLine);
     }
   }
 });
