@@ -15,6 +15,8 @@ import { listRuns } from '../store/run-list.ts';
 import { getRun, getRunStatus, insertRun, transitionRun, type NewRun } from '../store/runs.ts';
 import { holdForProbe } from '../store/probe-runs.ts';
 import { eventsAfter, readStepTraces } from '../store/run-page.ts';
+import { readRunRepeats } from '../store/inbound-repeats.ts';
+import { mergeByTime } from '../../core/timeline-merge.ts';
 import { deleteCheckpoint, insertEvents, listEvents, loadCheckpoints, loadCheckpointsOf, upsertCheckpoints } from '../store/timeline.ts';
 import { NotFoundError, UserError } from './errors.ts';
 import type { PlanCache } from './flow-plan.ts';
@@ -179,14 +181,17 @@ export function runService({ db, flows, plans, clock, onQueued }: RunServiceDeps
      */
     async view(id: string) {
       const run = await requireRun(id);
-      const [plan, version, checkpoints, traces] = await Promise.all([
-        plans.get(run.versionId), flows.version(run.versionId), loadCheckpoints(db, id), readStepTraces(db, id),
+      const [plan, version, checkpoints, traces, repeats] = await Promise.all([
+        plans.get(run.versionId), flows.version(run.versionId), loadCheckpoints(db, id), readStepTraces(db, id), readRunRepeats(db, run),
       ]);
       const claims = await readClaims(db, stepKeys(checkpoints, traces));
       const steps = plan ? stepViewsWithLoops(plan.document, indexRecords(id, checkpoints, traces, claims)) : [];
       return {
         run: { ...summarizeRun(run), input: run.input, version: version?.version ?? null, flowName: plan?.document.name ?? null, parent: await parentLink(db, plans, run) },
         steps: await withChildLinks(db, plans, steps),
+        // Repeated deliveries of the run's event, listed on its inbound row rather than stored
+        // as timeline events (store/inbound-repeats.ts): the page merges them into its timeline.
+        repeats,
       };
     },
 
@@ -206,7 +211,7 @@ export function runService({ db, flows, plans, clock, onQueued }: RunServiceDeps
     /** The run, its steps and its whole timeline at once: for scripts and checks, not for pages. */
     async get(id: string) {
       const [view, timeline] = await Promise.all([this.view(id), listEvents(db, id)]);
-      return { ...view, timeline };
+      return { ...view, timeline: mergeByTime(timeline, view.repeats) };
     },
 
     /**

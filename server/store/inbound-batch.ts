@@ -15,11 +15,12 @@ import { inputValues, inputValuesParam, searchedBody } from './input-values.ts';
 import { NEW_RUN_STATE_COLUMNS, newRunState, queuedEvent } from './runs.ts';
 import type { RunStatus } from './types.ts';
 import type { Delivery, IngestResult } from './inbound.ts';
+import { APPEND_REPEAT, MAX_LISTED_REPEATS } from './inbound-repeats.ts';
 
 /** The fields of one delivery, in the order the statement reads them (`value ->> n`). */
 const FIELDS = [
   'inbound_id', 'hook_id', 'event_id', 'run_id', 'now', 'expires_at', 'flow_id', 'version_id', 'input', 'trigger_kind',
-  'trigger_node', 'replay_of', 'created_by', 'event_data', 'repeat_prefix', 'queued_data', 'input_values', 'lease_owner', 'lease_until',
+  'trigger_node', 'replay_of', 'created_by', 'event_data', 'queued_data', 'input_values', 'lease_owner', 'lease_until',
 ] as const;
 const TYPES: Partial<Record<(typeof FIELDS)[number], string>> = { now: 'bigint', expires_at: 'bigint', lease_until: 'bigint' };
 
@@ -37,9 +38,19 @@ const COLUMNS = FIELDS.map((name, index) =>
  * window with the delivery's own time (`excluded.last_seen_at`), so deliveries of
  * different moments can share a statement. `ordinality` keeps the batch's order, which
  * gives runs their numbers and events their ids in the order deliveries arrived.
+ *
+ * A repeat is listed on its row (inbound-repeats.ts). An id taken over past its window
+ * hands its old run's listed repeats to that run's timeline as rows: `expired` reads them
+ * as they were before this statement (every part of a statement sees the same snapshot),
+ * the last listed item's number says how many more were only counted.
  */
 const INGEST_BATCH = `WITH batch AS MATERIALIZED (
     SELECT position, ${COLUMNS} FROM jsonb_array_elements(?::jsonb) WITH ORDINALITY AS batch_rows(value, position)),
+  expired AS MATERIALIZED (
+    SELECT batch.position, inbound_events.run_id, batch.event_id, batch.trigger_node, inbound_events.duplicates, inbound_events.last_seen_at,
+      inbound_events.repeats, (regexp_match(inbound_events.repeats, '([0-9]+):[0-9]+$'))[1]::int AS last_listed
+    FROM batch JOIN inbound_events ON inbound_events.hook_id = batch.hook_id AND inbound_events.event_id = batch.event_id
+    WHERE inbound_events.expires_at < batch.now AND inbound_events.repeats IS NOT NULL),
   inbound AS (
     INSERT INTO inbound_events (id, hook_id, event_id, run_id, duplicates, received_at, last_seen_at, expires_at)
     SELECT inbound_id, hook_id, event_id, run_id, 0, now, now, expires_at FROM batch ORDER BY position
@@ -49,7 +60,8 @@ const INGEST_BATCH = `WITH batch AS MATERIALIZED (
       duplicates = CASE WHEN inbound_events.expires_at < excluded.last_seen_at THEN 0 ELSE inbound_events.duplicates + 1 END,
       received_at = CASE WHEN inbound_events.expires_at < excluded.last_seen_at THEN excluded.received_at ELSE inbound_events.received_at END,
       expires_at = CASE WHEN inbound_events.expires_at < excluded.last_seen_at THEN excluded.expires_at ELSE inbound_events.expires_at END,
-      last_seen_at = excluded.last_seen_at
+      last_seen_at = excluded.last_seen_at,
+      repeats = CASE WHEN inbound_events.expires_at < excluded.last_seen_at THEN NULL ELSE ${APPEND_REPEAT} END
     RETURNING hook_id, event_id, run_id, duplicates),
   answered AS MATERIALIZED (
     SELECT batch.*, inbound.run_id AS recorded_run, inbound.duplicates
@@ -68,13 +80,19 @@ const INGEST_BATCH = `WITH batch AS MATERIALIZED (
     FROM queued JOIN batch ON batch.run_id = queued.id CROSS JOIN jsonb_array_elements(batch.input_values) AS searched(value)),
   logged AS (
     INSERT INTO timeline_events (run_id, type, node_id, attempt, data, created_at)
-    SELECT run_id, type, node_id, 1, data, now FROM (
-      SELECT position, 1 AS step, run_id, 'webhook.received' AS type, trigger_node AS node_id, event_data AS data, now FROM answered WHERE recorded_run = run_id
+    SELECT run_id, type, node_id, 1, data, created_at FROM (
+      SELECT position, 0 AS step, items.place, run_id, 'webhook.duplicate' AS type, trigger_node AS node_id,
+        jsonb_build_object('eventId', event_id, 'repeat', split_part(items.item, ':', 1)::int)::text AS data, split_part(items.item, ':', 2)::bigint AS created_at
+      FROM expired CROSS JOIN LATERAL unnest(string_to_array(repeats, ',')) WITH ORDINALITY AS items(item, place)
       UNION ALL
-      SELECT position, 2, run_id, 'run.queued', NULL, queued_data, now FROM answered WHERE recorded_run = run_id
+      SELECT position, 0, ${MAX_LISTED_REPEATS} + 1, run_id, 'webhook.duplicate', trigger_node,
+        jsonb_build_object('eventId', event_id, 'repeat', duplicates + 1, 'notListed', duplicates - last_listed)::text, last_seen_at
+      FROM expired WHERE duplicates + 1 > last_listed
       UNION ALL
-      SELECT position, 3, recorded_run, 'webhook.duplicate', trigger_node, repeat_prefix || (duplicates + 1) || '}', now FROM answered WHERE recorded_run <> run_id
-    ) AS written ORDER BY position, step)
+      SELECT position, 1, 0, run_id, 'webhook.received', trigger_node, event_data, now FROM answered WHERE recorded_run = run_id
+      UNION ALL
+      SELECT position, 2, 0, run_id, 'run.queued', NULL, queued_data, now FROM answered WHERE recorded_run = run_id
+    ) AS written ORDER BY position, step, place)
   SELECT position, recorded_run AS run_id, duplicates, queued.seq, queued.status FROM answered LEFT JOIN queued ON queued.id = answered.recorded_run`;
 
 /** One delivery as a row of the batch parameter. */
@@ -86,8 +104,6 @@ function batchRow(delivery: Delivery): unknown[] {
     now: run.createdAt, expires_at: delivery.expiresAt, flow_id: run.flowId, version_id: run.versionId, input: toJson(run.input),
     trigger_kind: run.triggerKind, trigger_node: run.triggerNode, replay_of: run.replayOf, created_by: run.createdBy,
     event_data: eventData,
-    // The repeat's data is this delivery's with `"repeat":N` appended, as JSON.stringify writes it.
-    repeat_prefix: `${eventData.slice(0, -1)}${eventData === '{}' ? '' : ','}"repeat":`,
     queued_data: toJson(queuedEvent(run).data),
     input_values: inputValuesParam(inputValues(searchedBody(run))),
     lease_owner: run.leaseTo?.workerId ?? null, lease_until: run.leaseTo?.leaseUntil ?? null,

@@ -7,6 +7,7 @@ import { isOneOf } from './batch.ts';
 import type { Sql } from './db.ts';
 import { INBOUND_EVENT_COLUMNS, REJECTION_COLUMNS, toInboundEvent, toRejection, type RejectionRow } from './rows.ts';
 import { ingestBatch } from './inbound-batch.ts';
+import { APPEND_REPEAT, repeatEvents } from './inbound-repeats.ts';
 import { insertRunRow, type NewRun } from './runs.ts';
 import { insertEvents } from './timeline.ts';
 import type { RunStatus, TimelineEvent } from './types.ts';
@@ -18,7 +19,7 @@ export interface Delivery {
   run: NewRun;
   /** When this event id may be accepted again (the dedupe window). */
   expiresAt: number;
-  /** Extra data for the `webhook.received` / `webhook.duplicate` events. */
+  /** Extra data for the `webhook.received` event (a repeat's is its event id and number: inbound-repeats.ts). */
   eventData: Record<string, unknown>;
 }
 
@@ -27,10 +28,10 @@ export type IngestResult = { duplicate: false; runId: string; seq: number; statu
 
 /**
  * Records a delivery: a new event id takes a row and queues its run (held while the flow
- * is paused: runs.ts, newRunState), a repeat is counted on the original run's timeline. Atomic
+ * is paused: runs.ts, newRunState), a repeat is counted and listed on its row (inbound-repeats.ts). Atomic
  * only under `db.durably` or inside a transaction: on PostgreSQL it is one statement (one
- * round trip; inbound-batch.ts, a batch of one), on SQLite four (five for an id past its
- * window).
+ * round trip; inbound-batch.ts, a batch of one), on SQLite four for a new id and one for a
+ * repeat (two or three more for an id past its window).
  */
 export async function ingestDelivery(sql: Sql, delivery: Delivery): Promise<IngestResult> {
   return sql.dialect === 'postgresql' ? (await ingestBatch(sql, [delivery]))[0]! : ingestStepByStep(sql, delivery);
@@ -51,29 +52,41 @@ const receivedEvent = (delivery: Delivery): TimelineEvent => ({
  */
 const INSERT_OR_COUNT_REPEAT = `INSERT INTO inbound_events (id, hook_id, event_id, run_id, duplicates, received_at, last_seen_at, expires_at)
      VALUES (?, ?, ?, ?, 0, ?, ?, ?)
-     ON CONFLICT (hook_id, event_id) DO UPDATE SET duplicates = inbound_events.duplicates + 1, last_seen_at = excluded.last_seen_at
+     ON CONFLICT (hook_id, event_id) DO UPDATE SET duplicates = inbound_events.duplicates + 1, last_seen_at = excluded.last_seen_at,
+       repeats = ${APPEND_REPEAT}
        WHERE inbound_events.expires_at >= ?
      RETURNING run_id, duplicates`;
-const TAKE_OVER_EXPIRED = `UPDATE inbound_events SET id = ?, run_id = ?, duplicates = 0, received_at = ?, last_seen_at = ?, expires_at = ?
+const EXPIRED_REPEATS = `SELECT run_id, duplicates, last_seen_at, repeats FROM inbound_events
+     WHERE hook_id = ? AND event_id = ? AND expires_at < ? AND repeats IS NOT NULL`;
+const TAKE_OVER_EXPIRED = `UPDATE inbound_events SET id = ?, run_id = ?, duplicates = 0, received_at = ?, last_seen_at = ?, expires_at = ?, repeats = NULL
      WHERE hook_id = ? AND event_id = ? AND expires_at < ?
      RETURNING run_id, duplicates`;
+
+/** An id past its window goes to the new run; the repeats the row listed for the old one go to the old run's timeline first. */
+async function takeOverExpired(sql: Sql, delivery: Delivery) {
+  const now = delivery.run.createdAt;
+  const { inboundId, hookId, eventId, expiresAt, run } = delivery;
+  const old = await sql.get<{ run_id: string; duplicates: number; last_seen_at: number; repeats: string | null }>(EXPIRED_REPEATS, [hookId, eventId, now]);
+  if (old) {
+    await insertEvents(sql, repeatEvents({
+      runId: old.run_id, eventId, nodeId: run.triggerNode, duplicates: Number(old.duplicates), lastSeenAt: Number(old.last_seen_at), repeats: old.repeats,
+    }));
+  }
+  return sql.get<{ run_id: string; duplicates: number }>(TAKE_OVER_EXPIRED, [inboundId, run.id, now, now, expiresAt, hookId, eventId, now]);
+}
 
 async function ingestStepByStep(sql: Sql, delivery: Delivery): Promise<IngestResult> {
   const now = delivery.run.createdAt;
   const { inboundId, hookId, eventId, expiresAt, run } = delivery;
   const row = await sql.get<{ run_id: string; duplicates: number }>(INSERT_OR_COUNT_REPEAT, [inboundId, hookId, eventId, run.id, now, now, expiresAt, now])
-    ?? await sql.get<{ run_id: string; duplicates: number }>(TAKE_OVER_EXPIRED, [inboundId, run.id, now, now, expiresAt, hookId, eventId, now]);
+    ?? await takeOverExpired(sql, delivery);
   if (!row) throw new Error(`inbound event ${hookId}/${eventId} was not recorded`);
   if (row.run_id === run.id) {
     const { seq, status } = await insertRunRow(sql, run, [receivedEvent(delivery)]);
     return { duplicate: false, runId: run.id, seq, status };
   }
-  const duplicates = Number(row.duplicates);
-  await insertEvents(sql, [{
-    runId: row.run_id, type: 'webhook.duplicate', nodeId: run.triggerNode, attempt: 1,
-    data: { ...delivery.eventData, repeat: duplicates + 1 }, createdAt: now,
-  }]);
-  return { duplicate: true, runId: row.run_id, duplicates };
+  // The repeat is listed on the row the upsert just counted it on (inbound-repeats.ts).
+  return { duplicate: true, runId: row.run_id, duplicates: Number(row.duplicates) };
 }
 
 // A reason may quote what was sent (a URL, a JSON parser's excerpt); PostgreSQL cannot

@@ -12,6 +12,7 @@ import { ingestQueue } from './ingest-queue.ts';
 import { inputValues, searchedBody } from './input-values.ts';
 import { getRun, insertRun } from './runs.ts';
 import { listEvents } from './timeline.ts';
+import { runTimeline, TEST_TRIGGER } from '../testing/run-timeline.ts';
 
 const NOW = 1_000_000;
 
@@ -27,7 +28,7 @@ const delivery = (eventId: string, runId: string, options: { now?: number; expir
 };
 
 const timeline = async (db: Parameters<typeof listEvents>[0], runId: string) =>
-  (await listEvents(db, runId)).map((event) => [event.type, event.data]);
+  (await runTimeline(db, runId)).map((event) => [event.type, event.data]);
 
 for (const kind of testDatabases()) {
   describe(`deliveries arriving together (${kind.name})`, () => {
@@ -36,8 +37,10 @@ for (const kind of testDatabases()) {
     it('records a burst as each delivery alone would be: new ids, repeats inside the burst and of stored ids, an id past its window, a paused flow', async () => {
       const db = database();
       await db.run(`INSERT INTO flows (id, name, draft, created_at, updated_at, paused_at, paused_by) VALUES ('flow_paused', 'P', '{}', 1, 1, 5, 'alice')`);
+      await db.run(TEST_TRIGGER);
       await db.durably((sql) => ingestDelivery(sql, delivery('evt_stored', 'run_stored', { now: NOW - 10 })));
       await db.durably((sql) => ingestDelivery(sql, delivery('evt_lapsed', 'run_lapsed', { now: NOW - 100, expiresAt: NOW - 50 })));
+      await db.durably((sql) => ingestDelivery(sql, delivery('evt_lapsed', 'run_lapsed_repeat', { now: NOW - 80, expiresAt: NOW - 30 })));
 
       const ingest = ingestQueue(db);
       const burst = [
@@ -76,6 +79,12 @@ for (const kind of testDatabases()) {
       expect(await timeline(db, 'run_taken_over')).toEqual([
         ['webhook.received', { eventId: 'evt_lapsed' }],
         ['run.queued', { trigger: 'webhook', eventId: 'evt_lapsed', replayOf: null }],
+      ]);
+      // The run whose id was taken over keeps its repeat, now a row of its timeline.
+      expect((await listEvents(db, 'run_lapsed')).map((event) => [event.type, event.data, event.createdAt])).toEqual([
+        ['webhook.received', { eventId: 'evt_lapsed' }, NOW - 100],
+        ['run.queued', { trigger: 'webhook', eventId: 'evt_lapsed', replayOf: null }, NOW - 100],
+        ['webhook.duplicate', { eventId: 'evt_lapsed', repeat: 2 }, NOW - 80],
       ]);
       expect(await getRun(db, 'run_07')).toMatchObject({ input: { body: { id: 'evt_7', order: { id: 7, note: 'n7' } } }, eventId: 'evt_7', createdAt: NOW });
 

@@ -419,7 +419,7 @@ export const ROW_MAPPERS: readonly RowMapper[] = [
   { table: 'flows', columns: FLOW_COLUMNS, json: [], unread: ['paused_at', 'paused_by'], read: toFlow },
   { table: 'flow_versions', columns: FLOW_VERSION_COLUMNS, json: [], unread: [], read: toFlowVersion },
   { table: 'triggers', columns: TRIGGER_COLUMNS, json: [], unread: [], read: toTrigger },
-  { table: 'inbound_events', columns: INBOUND_EVENT_COLUMNS, json: [], unread: ['headers', 'body'], read: toInboundEvent },
+  { table: 'inbound_events', columns: INBOUND_EVENT_COLUMNS, json: [], unread: ['headers', 'body', 'repeats'], read: toInboundEvent },
   { table: 'webhook_rejections', columns: REJECTION_COLUMNS, json: [], unread: [], read: toRejection },
   { table: 'entity_states', columns: ENTITY_STATE_COLUMNS, json: [], unread: [], read: toEntityState },
   { table: 'secrets', columns: SECRET_COLUMNS, json: [], unread: [], read: toSecret },

@@ -10,6 +10,7 @@ import { skipToken, useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { isTriggerKind } from '../editor/node-kinds.ts';
 import { attemptSpans, type AttemptSpan } from '../../core/attempt-spans.ts';
+import { mergeByTime } from '../../core/timeline-merge.ts';
 import { followLink } from '../lib/router.ts';
 import { trpc } from '../lib/trpc.ts';
 import { CancelRun } from './CancelRun.tsx';
@@ -29,7 +30,9 @@ export function RunView({ runId }: { runId: string }) {
   // The run's details change only when its timeline grows or its status moves, which the timeline watches.
   const detail = useQuery({ ...trpc.runs.get.queryOptions({ runId }), staleTime: Infinity });
   const timeline = useTimeline(runId, detail.data?.run.status);
-  const events = timeline.events;
+  // Repeated deliveries come with the run, not as stored events: shown in the timeline by time.
+  const repeats = detail.data?.repeats;
+  const events = useMemo(() => (repeats ? mergeByTime(timeline.events, repeats) : timeline.events), [timeline.events, repeats]);
 
   if (detail.error) {
     return (
@@ -100,7 +103,8 @@ function RunLayout({ runId, data, events, timelineLoading }: LayoutProps) {
     for (const event of events) {
       if (event.type === 'step.duplicate') duplicates++;
       else if (event.type === 'step.skipped') skipped++;
-      else if (event.type === 'webhook.duplicate') repeats++;
+      // Repeats past the listed ones are counted on the last (inbound-repeats.ts).
+      else if (event.type === 'webhook.duplicate') repeats += 1 + (typeof event.data?.notListed === 'number' ? event.data.notListed : 0);
     }
     return { duplicates, skipped, repeats };
   }, [events]);

@@ -102,6 +102,10 @@ describe('timeline sentences', () => {
     expect(say(event('webhook.duplicate', 'shop', { eventId: 'evt_91', repeat: 3 }))).toBe(
       'Delivery repeated — The sender sent event evt_91 again (3rd time); it was ignored and started nothing new.',
     );
+    // Past the listed repeats, the latest one says how many came between.
+    expect(say(event('webhook.duplicate', 'shop', { eventId: 'evt_91', repeat: 60, notListed: 8 }))).toBe(
+      'Delivery repeated — The sender sent event evt_91 again (60th time); it was ignored and started nothing new. 8 repeats before it were counted but not listed.',
+    );
   });
 
   it('reads a retry with its delay and a decision with who made it', () => {

@@ -5,7 +5,7 @@
  */
 import { conditionOutcome } from './condition-words.ts';
 import { skippedKeyMessage } from '../../core/review-words.ts';
-import { formatDay, formatDuration, formatShortTime, formatWhen, ordinal, readableMessage, runRef } from './run-words.ts';
+import { formatDay, formatDuration, formatShortTime, formatWhen, ordinal, plural, readableMessage, runRef } from './run-words.ts';
 import type { TimelineEntry } from './run-types.ts';
 
 // A test run's side effect is answered by a built-in stand-in (server/engine/test-mode/stand-ins.ts).
@@ -166,9 +166,12 @@ export function describeEvent(event: TimelineEntry, context: SentenceContext): S
     case 'webhook.duplicate': {
       // `repeat` counts deliveries of the event, the first one included: 2 is the first repeat.
       const delivery = Math.max(number(data.repeat) ?? 2, 2);
+      // The first repeats are listed one by one; those between them and the latest are only counted.
+      const notListed = number(data.notListed) ?? 0;
+      const between = notListed > 0 ? ` ${plural(notListed, 'repeat', 'repeats')} before it ${notListed === 1 ? 'was' : 'were'} counted but not listed.` : '';
       return {
         title: 'Delivery repeated',
-        parts: [`The sender sent event ${text(data.eventId) ?? ''} again (${ordinal(delivery)} time); it was ignored and started nothing new.`],
+        parts: [`The sender sent event ${text(data.eventId) ?? ''} again (${ordinal(delivery)} time); it was ignored and started nothing new.${between}`],
         tone: 'dedupe',
         icon: 'copy',
       };
