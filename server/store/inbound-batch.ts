@@ -47,10 +47,13 @@ const COLUMNS = FIELDS.map((name, index) =>
 const INGEST_BATCH = `WITH batch AS MATERIALIZED (
     SELECT position, ${COLUMNS} FROM jsonb_array_elements(?::jsonb) WITH ORDINALITY AS batch_rows(value, position)),
   expired AS MATERIALIZED (
-    SELECT batch.position, inbound_events.run_id, batch.event_id, batch.trigger_node, inbound_events.duplicates, inbound_events.last_seen_at,
-      inbound_events.repeats, (regexp_match(inbound_events.repeats, '([0-9]+):[0-9]+$'))[1]::int AS last_listed
-    FROM batch JOIN inbound_events ON inbound_events.hook_id = batch.hook_id AND inbound_events.event_id = batch.event_id
-    WHERE inbound_events.expires_at < batch.now AND inbound_events.repeats IS NOT NULL),
+    SELECT batch.position, old.run_id, batch.event_id, batch.trigger_node, old.duplicates, old.last_seen_at,
+      old.repeats, (regexp_match(old.repeats, '([0-9]+):[0-9]+$'))[1]::int AS last_listed
+    FROM batch CROSS JOIN LATERAL (
+      -- One index lookup per delivery (LIMIT keeps the planner from joining the whole table).
+      SELECT run_id, duplicates, last_seen_at, expires_at, repeats FROM inbound_events
+      WHERE inbound_events.hook_id = batch.hook_id AND inbound_events.event_id = batch.event_id LIMIT 1) AS old
+    WHERE old.expires_at < batch.now AND old.repeats IS NOT NULL),
   inbound AS (
     INSERT INTO inbound_events (id, hook_id, event_id, run_id, duplicates, received_at, last_seen_at, expires_at)
     SELECT inbound_id, hook_id, event_id, run_id, 0, now, now, expires_at FROM batch ORDER BY position
