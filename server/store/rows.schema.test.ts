@@ -46,7 +46,7 @@ it('types every row as its generated Prisma model (checked by the compiler)', ()
   expectTypeOf<Matches<FlowRow, FlowModel, never, 'pausedAt' | 'pausedBy'>>().toEqualTypeOf<true>();
   expectTypeOf<Matches<FlowVersionRow, FlowVersionModel>>().toEqualTypeOf<true>();
   expectTypeOf<Matches<StoredTriggerRow, TriggerModel>>().toEqualTypeOf<true>();
-  expectTypeOf<Matches<InboundEventRow, InboundEventModel, never, 'headers' | 'body'>>().toEqualTypeOf<true>();
+  expectTypeOf<Matches<InboundEventRow, InboundEventModel, never, 'headers' | 'body' | 'repeats'>>().toEqualTypeOf<true>();
   expectTypeOf<Matches<RejectionRow, WebhookRejectionModel>>().toEqualTypeOf<true>();
   expectTypeOf<Matches<EntityStateRow, EntityStateModel>>().toEqualTypeOf<true>();
   expectTypeOf<Matches<SecretRow, SecretModel>>().toEqualTypeOf<true>();
