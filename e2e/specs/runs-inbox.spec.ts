@@ -1,6 +1,6 @@
 /** The webhook inbox, the run history with its filters and bulk rerun, and the flow list's counts. */
 import { expect, test } from '../fixtures/index.ts';
-import { configureSandbox, resetSandbox, sandboxEffects, seedTemplate, sendWebhook, waitForRun } from '../fixtures/api.ts';
+import { configureSandbox, resetSandbox, sandboxEffects, seedFlow, seedTemplate, sendWebhook, trpcCall, waitForRun } from '../fixtures/api.ts';
 
 test.use({ viewport: { width: 1600, height: 900 } });
 
@@ -46,6 +46,31 @@ test('the same event sent three times makes one run; the inbox says duplicate ×
   await expect(runPage.entriesOfType('step.duplicate')).toHaveCount(2);
   expect(await sandboxEffects(request, 'payments')).toBe(1);
   expect(await sandboxEffects(request, 'email')).toBe(1);
+});
+
+test('a repeat sent while a waiting run\'s page is open shows at once', async ({ runPage, page, request }) => {
+  const flowId = await seedFlow(request, {
+    format: 'onceflow/v1', name: 'Webhook, then wait (watched repeat)', sampleInput: { id: 'evt_1' },
+    nodes: [
+      { id: 'hook', type: 'trigger.webhook', position: { x: 0, y: 0 }, data: { eventId: '{{ trigger.body.id }}' } },
+      { id: 'wait', type: 'delay', position: { x: 240, y: 0 }, data: { for: '5m' } },
+    ],
+    edges: [{ id: 'e1', source: 'hook', target: 'wait' }],
+  });
+  await trpcCall(request, 'flows.publish', { id: flowId });
+  const { triggers } = await trpcCall<{ triggers: { hookId: string }[] }>(request, 'flows.get', { id: flowId }, 'query');
+  const { runId } = await sendWebhook(request, triggers[0]!.hookId, { id: 'evt_watched' });
+  await runPage.open(runId);
+  await runPage.waitForStatus('waiting');
+  await expect(page.getByText(/repeated deliver/)).toHaveCount(0);
+
+  expect(await sendWebhook(request, triggers[0]!.hookId, { id: 'evt_watched' })).toEqual({ duplicate: true, runId });
+  // A repeat writes no timeline event; the page learns of it from the watch, with no reload.
+  await expect(runPage.entriesOfType('webhook.duplicate')).toHaveCount(1);
+  await expect(runPage.entriesOfType('webhook.duplicate')).toContainText('sent event evt_watched again (2nd time)');
+  await expect(page.getByText('1 repeated delivery ignored')).toBeVisible();
+  await runPage.waitForStatus('waiting');
+  await trpcCall(request, 'runs.cancel', { runId });
 });
 
 test('the history filters failed runs of a flow and reruns them all after a summed preview', async ({ runHistory, flowList, page, request }) => {

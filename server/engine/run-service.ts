@@ -12,10 +12,10 @@ import { currentAttemptStarts } from '../store/attempt-starts.ts';
 import { stepCounts } from '../store/run-stats.ts';
 import { cancelAutoRerun, countAutoRerun } from '../store/auto-reruns.ts';
 import { listRuns } from '../store/run-list.ts';
-import { getRun, getRunStatus, insertRun, transitionRun, type NewRun } from '../store/runs.ts';
+import { getRun, insertRun, transitionRun, type NewRun } from '../store/runs.ts';
 import { holdForProbe } from '../store/probe-runs.ts';
 import { eventsAfter, readStepTraces } from '../store/run-page.ts';
-import { readRunRepeats } from '../store/inbound-repeats.ts';
+import { readRunRepeats, readRunStatusAndRepeats } from '../store/inbound-repeats.ts';
 import { mergeByTime } from '../../core/timeline-merge.ts';
 import { deleteCheckpoint, insertEvents, listEvents, loadCheckpoints, loadCheckpointsOf, upsertCheckpoints } from '../store/timeline.ts';
 import { NotFoundError, UserError } from './errors.ts';
@@ -191,7 +191,9 @@ export function runService({ db, flows, plans, clock, onQueued }: RunServiceDeps
         steps: await withChildLinks(db, plans, steps),
         // Repeated deliveries of the run's event, listed on its inbound row rather than stored
         // as timeline events (store/inbound-repeats.ts): the page merges them into its timeline.
-        repeats,
+        // The count is what `watch` reports, so a watching page knows when to read them again.
+        repeats: repeats.events,
+        repeatsCounted: repeats.counted,
       };
     },
 
@@ -218,19 +220,25 @@ export function runService({ db, flows, plans, clock, onQueued }: RunServiceDeps
      * The run's changes as they happen, for a page that watches it: each batch of new events
      * in order, and the status whenever it moves. The status is read before the events, so
      * once a settled status is seen every event of the run is already written, and the watch
-     * ends after handing them over. One indexed query per look keeps a watcher cheap.
+     * ends after handing them over. A repeated delivery writes no event (store/inbound-repeats.ts),
+     * so the status is read with the count of repeats, and a change of either is handed over.
+     * Two indexed queries per look keep a watcher cheap.
      */
     async *watch(id: string, afterId: number, signal: AbortSignal, everyMs = 500) {
       let lastId = afterId;
       let lastStatus: RunStatus | undefined;
+      let lastRepeats: number | undefined;
       while (!signal.aborted) {
-        // The status alone: a watcher looks twice a second, and a run's input may be large.
-        const status = await getRunStatus(db, id);
-        if (!status) throw new NotFoundError(`There is no run with id ${id}.`);
+        // Not the whole run: a watcher looks twice a second, and a run's input may be large.
+        const state = await readRunStatusAndRepeats(db, id);
+        if (!state) throw new NotFoundError(`There is no run with id ${id}.`);
+        const status = state.status as RunStatus;
+        const { repeatsCounted } = state;
         const events = await eventsAfter(db, id, lastId, WATCH_BATCH);
         if (events.length > 0) lastId = events.at(-1)!.id ?? lastId;
-        if (events.length > 0 || status !== lastStatus) yield { status, events, lastId };
+        if (events.length > 0 || status !== lastStatus || repeatsCounted !== lastRepeats) yield { status, events, lastId, repeatsCounted };
         lastStatus = status;
+        lastRepeats = repeatsCounted;
         // A full batch means more are waiting: look again at once.
         if (events.length === WATCH_BATCH) continue;
         if (SETTLED_RUN_STATUSES.includes(status)) return;

@@ -56,17 +56,49 @@ export function repeatEvents(record: RepeatRecord): TimelineEvent[] {
   return listed;
 }
 
-/** The run's repeats while its inbound row still holds it (found through its trigger's hook, by the unique (hook, event id) key). */
-export async function readRunRepeats(sql: Sql, run: { id: string; flowId: string; triggerNode: string | null; eventId: string | null }): Promise<TimelineEvent[]> {
-  if (run.triggerNode === null || run.eventId === null) return [];
-  const row = await sql.get<{ duplicates: number; last_seen_at: number; repeats: string | null }>(
-    `SELECT inbound_events.duplicates, inbound_events.last_seen_at, inbound_events.repeats
-     FROM triggers JOIN inbound_events ON inbound_events.hook_id = triggers.hook_id AND inbound_events.event_id = ?
-     WHERE triggers.flow_id = ? AND triggers.node_id = ? AND inbound_events.run_id = ?`,
-    [run.eventId, run.flowId, run.triggerNode, run.id],
-  );
-  if (!row) return [];
-  return repeatEvents({
-    runId: run.id, eventId: run.eventId, nodeId: run.triggerNode, duplicates: Number(row.duplicates), lastSeenAt: Number(row.last_seen_at), repeats: row.repeats,
-  });
+/** What a run's page shows of its repeats: how many its inbound row has counted, and the listed ones as events. */
+export interface RunRepeats {
+  counted: number;
+  events: TimelineEvent[];
+}
+
+const NO_REPEATS: RunRepeats = { counted: 0, events: [] };
+
+/**
+ * The run's inbound row while it still holds the run: found through the trigger's hook by the
+ * unique (hook, event id) key. Each argument is an SQL expression (a parameter, or a column of
+ * an outer query), so the page's read and the watcher's look find the same row.
+ */
+const inboundRowOfRun = (run: { id: string; flowId: string; triggerNode: string; eventId: string }) =>
+  `triggers JOIN inbound_events ON inbound_events.hook_id = triggers.hook_id AND inbound_events.event_id = ${run.eventId}
+     WHERE triggers.flow_id = ${run.flowId} AND triggers.node_id = ${run.triggerNode} AND inbound_events.run_id = ${run.id}`;
+
+// The placeholders in the order they appear: event id, flow, trigger step, run.
+const RUN_REPEATS = `SELECT inbound_events.duplicates, inbound_events.last_seen_at, inbound_events.repeats
+     FROM ${inboundRowOfRun({ id: '?', flowId: '?', triggerNode: '?', eventId: '?' })}`;
+
+/** The run's repeats while its inbound row still holds it. */
+export async function readRunRepeats(sql: Sql, run: { id: string; flowId: string; triggerNode: string | null; eventId: string | null }): Promise<RunRepeats> {
+  if (run.triggerNode === null || run.eventId === null) return NO_REPEATS;
+  const row = await sql.get<{ duplicates: number; last_seen_at: number; repeats: string | null }>(RUN_REPEATS, [run.eventId, run.flowId, run.triggerNode, run.id]);
+  if (!row) return NO_REPEATS;
+  const duplicates = Number(row.duplicates);
+  return {
+    counted: duplicates,
+    events: repeatEvents({ runId: run.id, eventId: run.eventId, nodeId: run.triggerNode, duplicates, lastSeenAt: Number(row.last_seen_at), repeats: row.repeats }),
+  };
+}
+
+const STATUS_AND_REPEATS = `SELECT runs.status,
+       (SELECT inbound_events.duplicates FROM ${inboundRowOfRun({ id: 'runs.id', flowId: 'runs.flow_id', triggerNode: 'runs.trigger_node', eventId: 'runs.event_id' })}) AS duplicates
+     FROM runs WHERE runs.id = ?`;
+
+/**
+ * A watcher's look at a run: its status and how many repeats of its event have been counted,
+ * in one statement. A repeat writes no timeline event, so the count is how a page watching
+ * an active run learns that one arrived.
+ */
+export async function readRunStatusAndRepeats(sql: Sql, id: string): Promise<{ status: string; repeatsCounted: number } | undefined> {
+  const row = await sql.get<{ status: string; duplicates: number | null }>(STATUS_AND_REPEATS, [id]);
+  return row ? { status: row.status, repeatsCounted: Number(row.duplicates ?? 0) } : undefined;
 }

@@ -8,8 +8,8 @@ import type { TimelineEvent } from '../store/types.ts';
 
 export async function runTimeline(sql: Sql, runId: string): Promise<TimelineEvent[]> {
   const run = await getRun(sql, runId);
-  const [events, repeats] = await Promise.all([listEvents(sql, runId), run ? readRunRepeats(sql, run) : []]);
-  return mergeByTime(events, repeats);
+  const [events, repeats] = await Promise.all([listEvents(sql, runId), run ? readRunRepeats(sql, run) : undefined]);
+  return mergeByTime(events, repeats?.events ?? []);
 }
 
 /** The trigger row that ties a store test's deliveries (hook_1) to its flow's trigger step (`hook` of flow_1). */

@@ -11,6 +11,7 @@ import { testDatabases, type TestDatabase } from '../testing/databases.ts';
 interface Change {
   status: string;
   events: { id: number; type: string; nodeId: string | null }[];
+  repeatsCounted: number;
 }
 
 interface Message {
@@ -117,6 +118,37 @@ describe.each(testDatabases())('runs.watch on $name', (kind) => {
     const resumed = changesOf(await readStream(await fetch(watchUrl(server.url, { runId, lastEventId: String(middle.id) }))));
     expect(resumed.flatMap(({ change }) => change.events).map((event) => event.id)).toEqual(all.filter((event) => event.id > middle.id).map((event) => event.id));
     expect(resumed.at(-1)!.change.status).toBe('succeeded');
+  });
+
+  it('hands over a repeated delivery of the run\'s event while the run waits, though a repeat writes no event', async () => {
+    const { triggers } = await server.services.flows.import({
+      format: 'onceflow/v1', name: 'Webhook, then wait', sampleInput: { id: 'evt_1' },
+      nodes: [
+        { id: 'hook', type: 'trigger.webhook', position: { x: 0, y: 0 }, data: { eventId: '{{ trigger.body.id }}' } },
+        { id: 'wait', type: 'delay', position: { x: 200, y: 0 }, data: { for: '3s' } },
+      ],
+      edges: [{ id: 'e1', source: 'hook', target: 'wait' }],
+    });
+    const deliver = async () => {
+      const response = await fetch(`${server.url}/hooks/${triggers[0]!.hookId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: 'evt_watched' }) });
+      return await response.json() as { runId: string; duplicate?: boolean };
+    };
+    const { runId } = await deliver();
+    const response = await fetch(watchUrl(server.url, { runId }), { headers: { accept: 'text/event-stream' } });
+    const reading = readStream(response);
+    expect(await deliver()).toMatchObject({ duplicate: true, runId });
+    const changes = changesOf(await reading).map(({ change }) => change);
+
+    expect(changes[0]!.repeatsCounted).toBe(0);
+    // The repeat reached the watcher while the run still waited, not only with its ending.
+    const counted = changes.find((change) => change.repeatsCounted === 1);
+    expect(counted?.status).toBe('waiting');
+    expect(changes.at(-1)).toMatchObject({ status: 'succeeded', repeatsCounted: 1 });
+    // No stored event stands for it: the run's details list it, with the same count.
+    expect(changes.flatMap((change) => change.events).map((event) => event.type)).not.toContain('webhook.duplicate');
+    const view = await server.services.runs.view(runId);
+    expect(view.repeatsCounted).toBe(1);
+    expect(view.repeats.map((event) => event.data)).toEqual([{ eventId: 'evt_watched', repeat: 2 }]);
   });
 
   it('stops watching when the client goes away', async () => {

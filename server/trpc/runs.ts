@@ -52,8 +52,8 @@ export const runsRouter = router({
     .input(z.object({ runId: idText('The run id'), lastEventId: z.string().regex(/^\d{1,15}$/, 'The last event id must be a number.').nullish() }))
     .subscription(async function* ({ ctx, input, signal }) {
       const changes = ctx.services.runs.watch(input.runId, Number(input.lastEventId ?? 0), signal ?? new AbortController().signal);
-      for await (const { status, events, lastId } of changes) {
-        yield tracked(String(lastId), ctx.services.db.masker.deep({ status, events }));
+      for await (const { status, events, lastId, repeatsCounted } of changes) {
+        yield tracked(String(lastId), ctx.services.db.masker.deep({ status, events, repeatsCounted }));
       }
     }),
   replayPreview: procedure

@@ -85,9 +85,11 @@ export function useTimeline(runId: string, knownStatus: RunStatus | undefined) {
   useSubscription(trpc.runs.watch.subscriptionOptions(live ? { runId, lastEventId: String(watchFrom) } : skipToken, {
     onData: ({ data: change }) => {
       if (change.events.length > 0) appendEvents(queryClient, runId, change.events);
-      // The steps only move with a step's event or a new status.
-      const shown = queryClient.getQueryData<RunDetail>(trpc.runs.get.queryKey({ runId }))?.run.status;
-      if (change.status !== shown || change.events.some((event) => event.type.startsWith('step.'))) {
+      // The steps only move with a step's event or a new status; a repeated delivery writes
+      // no event, and comes with the run's details when its count moves.
+      const shown = queryClient.getQueryData<RunDetail>(trpc.runs.get.queryKey({ runId }));
+      const moved = change.status !== shown?.run.status || change.repeatsCounted !== shown.repeatsCounted;
+      if (moved || change.events.some((event) => event.type.startsWith('step.'))) {
         void queryClient.invalidateQueries({ queryKey: trpc.runs.get.queryKey({ runId }) });
       }
     },
