@@ -77,9 +77,9 @@ async function measure(services: Services, runId: string, label: string, events:
     await changes.return(undefined);
     return first.value;
   });
-  // The frame tRPC writes: the event id, then the change as JSON (server/trpc/runs.ts).
-  const change = live.value && { status: live.value.status, events: live.value.events, repeatsCounted: live.value.repeatsCounted };
-  const liveFrame = `id: ${live.value?.lastId}\ndata: ${JSON.stringify(change)}\n\n`;
+  // The frame tRPC writes: the event id, then the rest of the change as JSON (server/trpc/runs.ts).
+  const { lastId: frameId, ...change } = live.value ?? {};
+  const liveFrame = `id: ${frameId}\ndata: ${JSON.stringify(change)}\n\n`;
 
   return {
     database: label,

@@ -232,8 +232,7 @@ export function runService({ db, flows, plans, clock, onQueued }: RunServiceDeps
         // Not the whole run: a watcher looks twice a second, and a run's input may be large.
         const state = await readRunStatusAndRepeats(db, id);
         if (!state) throw new NotFoundError(`There is no run with id ${id}.`);
-        const status = state.status as RunStatus;
-        const { repeatsCounted } = state;
+        const { status, repeatsCounted } = state;
         const events = await eventsAfter(db, id, lastId, WATCH_BATCH);
         if (events.length > 0) lastId = events.at(-1)!.id ?? lastId;
         if (events.length > 0 || status !== lastStatus || repeatsCounted !== lastRepeats) yield { status, events, lastId, repeatsCounted };

@@ -13,7 +13,7 @@
  * Timelines keep the `webhook.duplicate` rows written before this column existed.
  */
 import type { Sql } from './db.ts';
-import type { TimelineEvent } from './types.ts';
+import type { RunStatus, TimelineEvent } from './types.ts';
 
 export const MAX_LISTED_REPEATS = 50;
 
@@ -98,7 +98,7 @@ const STATUS_AND_REPEATS = `SELECT runs.status,
  * in one statement. A repeat writes no timeline event, so the count is how a page watching
  * an active run learns that one arrived.
  */
-export async function readRunStatusAndRepeats(sql: Sql, id: string): Promise<{ status: string; repeatsCounted: number } | undefined> {
-  const row = await sql.get<{ status: string; duplicates: number | null }>(STATUS_AND_REPEATS, [id]);
+export async function readRunStatusAndRepeats(sql: Sql, id: string): Promise<{ status: RunStatus; repeatsCounted: number } | undefined> {
+  const row = await sql.get<{ status: RunStatus; duplicates: number | null }>(STATUS_AND_REPEATS, [id]);
   return row ? { status: row.status, repeatsCounted: Number(row.duplicates ?? 0) } : undefined;
 }
