@@ -19,7 +19,7 @@ export default defineConfig({
     trace: 'retain-on-failure',
   },
   webServer: {
-    command: `rm -rf .tmp/e2e-data && node --max-semi-space-size=4 --heap-growing-percent=50 bin/onceflow.mjs start`,
+    command: `rm -rf .tmp/e2e-data && node --max-semi-space-size=8 --heap-growing-percent=50 bin/onceflow.mjs start`,
     url: `http://127.0.0.1:${port}/healthz`,
     reuseExistingServer: false,
     timeout: 60_000,

@@ -23,7 +23,7 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: 'rm -rf .tmp/bench-data && node --max-semi-space-size=4 --heap-growing-percent=50 bin/onceflow.mjs start',
+    command: 'rm -rf .tmp/bench-data && node --max-semi-space-size=8 --heap-growing-percent=50 bin/onceflow.mjs start',
     cwd: root,
     url: `http://127.0.0.1:${port}/healthz`,
     reuseExistingServer: false,

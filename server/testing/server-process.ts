@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The Node flags `npm start` and the `onceflow` command run the server with (bin/onceflow.mjs says why). */
-export const SERVER_NODE_FLAGS = ['--max-semi-space-size=4', '--heap-growing-percent=50'];
+export const SERVER_NODE_FLAGS = ['--max-semi-space-size=8', '--heap-growing-percent=50'];
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
