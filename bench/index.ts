@@ -69,7 +69,7 @@ if (values.json) {
   console.log(JSON.stringify(results, null, 2));
 } else {
   if (results.webhooks.length) {
-    console.log('\nWebhook acknowledgements, 32 connections, 50% repeated event ids: intake alone (--no-worker) and npm start\'s shape');
+    console.log('\nWebhook acknowledgements, 32 connections, order events of about 400 bytes, 50% repeated event ids: intake alone (--no-worker) and npm start\'s shape');
     console.log('(worker on, running what it queues), beside a bare node:http floor (the mean of one measured just before the shape and one just after); the server\'s start to a healthy /healthz, its RSS at idle and at its peak;');
     console.log('runs ended: of the runs queued during warm-up and load, how many had ended when the load stopped; CPU µs: the server\'s process (all its threads,');
     console.log('not the database\'s) per delivery during the load, and the floor process\'s per request');
