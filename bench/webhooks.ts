@@ -1,11 +1,11 @@
 /**
  * Webhook acknowledgements per second and their latency (p50, p99) at 32 connections of
- * order events of about 400 bytes (`orderEvent`) with half of the event ids repeated, beside the bare node:http floor on the same database
- * engine, in two shapes: --no-worker (the intake path itself: every 202 is a durably
- * queued run) and plain `start`, where the worker runs the queued runs in the same process
- * as intake, each between two measurements of the floor. With each, the server's resident
- * memory at idle and at its peak. Then end to end: deliveries to finished runs with one
- * side-effect step each.
+ * order events of about 400 bytes (`orderEvent`) with half of the event ids repeated,
+ * beside the bare node:http floor on the same database engine, in two shapes: --no-worker
+ * (the intake path itself: every 202 is a durably queued run) and plain `start`, where the
+ * worker runs the queued runs in the same process as intake, each between two measurements
+ * of the floor. With each, the server's resident memory at idle and at its peak. Then end
+ * to end: deliveries to finished runs with one side-effect step each.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
