@@ -308,6 +308,33 @@ for (const kind of testDatabases()) {
       expect(await getRun(db, 'run_other_proof')).toBeUndefined();
     });
 
+    it('never gives a run number twice, even after retention deleted the newest runs', async () => {
+      const { db } = engine().services;
+      const flowId = await engine().publish(keptEffectFlow(receiver().url, '30d'));
+      const versionId = (await db.get<{ id: string }>(`SELECT id FROM flow_versions WHERE flow_id = ? ORDER BY version DESC LIMIT 1`, [flowId]))!.id;
+      const endedRun = async (id: string, createdAt: number) => {
+        const seq = await insertRun(db, { id, flowId, versionId, input: { id }, triggerKind: 'manual', triggerNode: null, eventId: null, replayOf: null, createdAt, createdBy: 'admin' });
+        await db.run(`UPDATE runs SET status = 'succeeded', finished_at = ? WHERE id = ?`, [createdAt, id]);
+        return seq;
+      };
+      // The newest runs are old enough to go, and nothing newer is kept.
+      const seqs = [await endedRun('run_newest_a', Date.now() - 300 * DAY), await endedRun('run_newest_b', Date.now() - 290 * DAY)];
+      const retention = { db, clock: ahead(0), log: silent, retentionMs: 180 * DAY, batch: 10 };
+      await createSweeper(retention).sweep();
+      expect(await getRun(db, 'run_newest_b')).toBeUndefined();
+      const retired = () => db.get<{ highest: number }>(`SELECT highest FROM retired_run_numbers WHERE id = 1`);
+      expect(Number((await retired())?.highest)).toBe(Math.max(...seqs));
+
+      const next = await engine().runAndWait(flowId, { id: 'after-retention' });
+      expect(next.seq).toBeGreaterThan(Math.max(...seqs));
+      // A later sweep that deletes only lower numbers leaves the record where it was.
+      await db.run(`UPDATE runs SET created_at = ?, finished_at = ? WHERE id = ?`, [Date.now() - 300 * DAY, Date.now() - 300 * DAY, next.id]);
+      await endedRun('run_newer', Date.now());
+      await createSweeper(retention).sweep();
+      expect(await getRun(db, next.id)).toBeUndefined();
+      expect(Number((await retired())?.highest)).toBe(next.seq);
+    });
+
     it('keeps a child run as long as the run that started it, then deletes it after its parent', async () => {
       const { db } = engine().services;
       receiver().behave = () => ({ kind: 'ok' });

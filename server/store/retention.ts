@@ -40,11 +40,24 @@ export async function deleteOldRuns(sql: Sql, before: number, limit: number): Pr
   );
   if (deleted.length === 0) return 0;
   const ids = deleted.map((row) => row.id);
+  await retireRunNumbers(sql, deleted.reduce((highest, row) => Math.max(highest, Number(row.seq)), 0));
   // Their searchable input values, found again from the inputs (input-values.ts).
   await deleteInputValues(sql, deleted.map((row) => ({ seq: Number(row.seq), input: parseJson(row.input), triggerKind: row.trigger_kind })));
   await sql.run(`DELETE FROM timeline_events WHERE ${isOneOf(sql.dialect, 'run_id')}`, [ids]);
   await sql.run(`DELETE FROM checkpoints WHERE ${isOneOf(sql.dialect, 'run_id')}`, [ids]);
   return deleted.length;
+}
+
+/**
+ * Records the highest run number deleted, so SQLite never numbers a new run with it
+ * (runs.ts `nextSeq`); the record only ever rises.
+ */
+async function retireRunNumbers(sql: Sql, highest: number): Promise<void> {
+  await sql.run(
+    `INSERT INTO retired_run_numbers (id, highest) VALUES (1, ?)
+     ON CONFLICT (id) DO UPDATE SET highest = excluded.highest WHERE retired_run_numbers.highest < excluded.highest`,
+    [highest],
+  );
 }
 
 /**

@@ -8,14 +8,14 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type {
   AlertDefaultsModel, AlertOutboxModel, CheckpointModel, ClaimModel, EntityStateModel, ExpiredKeyModel, FlowModel, FlowVersionModel, InboundEventModel,
-  RunInputValueModel, RunModel, SecretModel, OperationModel, OperationRunModel, TimelineEventModel, TriggerModel, WebhookRejectionModel, WorkerModel,
+  RetiredRunNumberModel, RunInputValueModel, RunModel, SecretModel, OperationModel, OperationRunModel, TimelineEventModel, TriggerModel, WebhookRejectionModel, WorkerModel,
 } from './generated/sqlite/models.ts';
 import { testDatabases } from '../testing/databases.ts';
 import { useMigratedDatabase } from '../testing/migrated-database.ts';
 import { readSchemaModels, type SchemaModel } from '../testing/prisma-schema.ts';
 import type { Sql } from './db.ts';
 import {
-  ROW_MAPPERS, type AlertDefaultsRow, type AlertOutboxRow, type EntityStateRow, type ExpiredKeyRow, type InboundEventRow, type InputValueRow, type RejectionRow,
+  ROW_MAPPERS, type AlertDefaultsRow, type AlertOutboxRow, type EntityStateRow, type ExpiredKeyRow, type InboundEventRow, type InputValueRow, type RejectionRow, type RetiredRunNumberRow,
   type RowMapper, type WorkerRow,
 } from './rows.ts';
 import type {
@@ -53,6 +53,7 @@ it('types every row as its generated Prisma model (checked by the compiler)', ()
   expectTypeOf<Matches<WorkerRow, WorkerModel>>().toEqualTypeOf<true>();
   expectTypeOf<Matches<ExpiredKeyRow, ExpiredKeyModel>>().toEqualTypeOf<true>();
   expectTypeOf<Matches<InputValueRow, RunInputValueModel>>().toEqualTypeOf<true>();
+  expectTypeOf<Matches<RetiredRunNumberRow, RetiredRunNumberModel>>().toEqualTypeOf<true>();
   expectTypeOf<Matches<OperationRow, OperationModel, 'request' | 'preview'>>().toEqualTypeOf<true>();
   expectTypeOf<Matches<OperationRunRow, OperationRunModel>>().toEqualTypeOf<true>();
   expectTypeOf<Matches<AlertOutboxRow, AlertOutboxModel>>().toEqualTypeOf<true>();

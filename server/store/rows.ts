@@ -322,6 +322,18 @@ export function toInputValue(row: Row): InputValueRow {
   return { path: row.path as string, value: row.value as string, runSeq: Number(row.run_seq) };
 }
 
+export const RETIRED_RUN_NUMBER_COLUMNS = 'id, highest';
+
+/** The highest run number retention has deleted (retention.ts); read by SQLite's numbering and by tests. */
+export interface RetiredRunNumberRow {
+  id: number;
+  highest: number;
+}
+
+export function toRetiredRunNumber(row: Row): RetiredRunNumberRow {
+  return { id: Number(row.id), highest: Number(row.highest) };
+}
+
 export const OPERATION_COLUMNS = 'id, kind, name, request, preview, status, total, done, error, created_by, created_at, finished_at, cancelled_by';
 
 export function toOperation(row: Row): OperationRow {
@@ -432,4 +444,5 @@ export const ROW_MAPPERS: readonly RowMapper[] = [
   { table: 'stand_in_effects', columns: STAND_IN_EFFECT_COLUMNS, json: ['request', 'response'], unread: [], read: toStandInEffect },
   { table: 'expired_keys', columns: EXPIRED_KEY_COLUMNS, json: [], unread: [], read: toExpiredKey },
   { table: 'run_input_values', columns: INPUT_VALUE_COLUMNS, json: [], unread: [], read: toInputValue },
+  { table: 'retired_run_numbers', columns: RETIRED_RUN_NUMBER_COLUMNS, json: [], unread: [], read: toRetiredRunNumber },
 ];

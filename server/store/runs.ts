@@ -59,7 +59,15 @@ export async function insertRun(sql: Sql, run: NewRun, extraEvents: TimelineEven
   return (await insertRunRow(sql, run, extraEvents)).seq;
 }
 
-const nextSeq = (dialect: Dialect) => (dialect === 'sqlite' ? '(SELECT COALESCE(MAX(seq), 0) + 1 FROM runs)' : "nextval('runs_seq_seq')");
+/**
+ * A new run's number. SQLite has no sequence that outlives deleted rows, so a run is
+ * numbered past the highest number kept and the highest retention has deleted (migration
+ * 0020): a number is never given twice, even when retention took the newest runs. The
+ * write lock makes each commit see the numbers before it.
+ */
+const nextSeq = (dialect: Dialect) => (dialect === 'sqlite'
+  ? '(SELECT MAX(COALESCE((SELECT MAX(seq) FROM runs), 0), COALESCE((SELECT highest FROM retired_run_numbers WHERE id = 1), 0)) + 1)'
+  : "nextval('runs_seq_seq')");
 
 // Written out once, as every statement on a hot path is (db.ts, `prepare`).
 const INSERT_RUN_ROW = perDialect((dialect) => {
