@@ -4,12 +4,14 @@
  * the step it failed at. Each of those is answered from an index whatever the number of
  * runs (run-list.plan.test.ts checks the plans on 1,000,000 runs):
  *
- * - input value: the (path, value, run_seq) key of run_input_values, walked newest first,
- *   each match joined to its run by number; the list stops at `limit`;
+ * - input value: on PostgreSQL the (path, value, run_seq) key of run_input_values, on
+ *   SQLite the pair's full-text term (input-values.ts), walked newest first, each match
+ *   joined to its run by number; the list stops at `limit`;
  * - key: checkpoints and claims by key (any scope), joined to runs by id;
  * - failed step: the partial (failed_node, seq) index of failed runs.
  */
-import type { Sql } from './db.ts';
+import type { Dialect, Sql } from './db.ts';
+import { inputTermQuery } from './input-values.ts';
 import { RUN_COLUMNS, toRun } from './rows.ts';
 import type { RunRow, RunStatus } from './types.ts';
 
@@ -46,7 +48,7 @@ function runNumber(search: string): number | null {
 export type RunQuery = Omit<RunFilter, 'failedNodes'> & { failedNode?: string };
 
 /** The statement that lists runs for `filter`, exported so tests can read its plan. */
-export function runListQuery(filter: RunQuery): { sql: string; params: unknown[] } {
+export function runListQuery(dialect: Dialect, filter: RunQuery): { sql: string; params: unknown[] } {
   const where: string[] = [];
   const params: unknown[] = [];
   // The search leads: its rows come first and each is joined to its run. CROSS JOIN keeps
@@ -58,10 +60,17 @@ export function runListQuery(filter: RunQuery): { sql: string; params: unknown[]
   if (filter.input) {
     // From the value's index, in its order: a value shared by a million runs still yields
     // the newest page without sorting them all.
-    from = 'run_input_values CROSS JOIN runs';
-    seq = 'run_input_values.run_seq';
-    where.push('run_input_values.path = ? AND run_input_values.value = ? AND runs.seq = run_input_values.run_seq');
-    params.push(filter.input.path, filter.input.value);
+    if (dialect === 'sqlite') {
+      from = 'run_input_terms CROSS JOIN runs';
+      seq = 'run_input_terms.rowid';
+      where.push('run_input_terms MATCH ? AND runs.seq = run_input_terms.rowid');
+      params.push(inputTermQuery(filter.input.path, filter.input.value));
+    } else {
+      from = 'run_input_values CROSS JOIN runs';
+      seq = 'run_input_values.run_seq';
+      where.push('run_input_values.path = ? AND run_input_values.value = ? AND runs.seq = run_input_values.run_seq');
+      params.push(filter.input.path, filter.input.value);
+    }
     if (filter.key !== undefined) {
       where.push(`runs.id IN (${keyed})`);
       params.push(filter.key, filter.key);
@@ -106,7 +115,7 @@ export async function listRuns(sql: Sql, filter: RunFilter): Promise<RunRow[]> {
 }
 
 async function page(sql: Sql, query: RunQuery): Promise<RunRow[]> {
-  const { sql: text, params } = runListQuery(query);
+  const { sql: text, params } = runListQuery(sql.dialect, query);
   const rows = await sql.all(text, params);
   return rows.map(toRun);
 }
