@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { readClaim } from '../store/claims.ts';
 import { readExpiredKey } from '../store/expired-keys.ts';
 import { oldestKeptRun } from '../store/retention.ts';
-import { inputTermQuery } from '../store/input-values.ts';
+import { INPUT_TERM_MATCH } from '../store/input-values.ts';
 import { listRuns } from '../store/run-list.ts';
 import { insertProof } from '../store/proofs.ts';
 import { getRun, insertRun } from '../store/runs.ts';
@@ -256,9 +256,9 @@ for (const kind of testDatabases()) {
         let stored = 0;
         for (let i = 0; i < 7; i++) {
           const [query, param] = db.dialect === 'sqlite'
-            ? ['SELECT COUNT(*) AS n FROM run_input_terms WHERE run_input_terms MATCH ?', inputTermQuery('id', `old-${i}`)]
-            : [`SELECT COUNT(*) AS n FROM run_input_values WHERE path = 'id' AND value = ?`, `old-${i}`];
-          stored += Number((await db.get<{ n: number }>(query, [param]))?.n);
+            ? [`SELECT COUNT(*) AS n FROM run_input_terms WHERE run_input_terms MATCH ${INPUT_TERM_MATCH}`, ['id', `old-${i}`]]
+            : [`SELECT COUNT(*) AS n FROM run_input_values WHERE path = ? AND value = ?`, ['id', `old-${i}`]];
+          stored += Number((await db.get<{ n: number }>(query, param))?.n);
         }
         return stored;
       };

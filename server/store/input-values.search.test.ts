@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { testDatabases } from '../testing/databases.ts';
 import { useMigratedDatabase } from '../testing/migrated-database.ts';
 import type { Db } from './db.ts';
-import { inputTermQuery } from './input-values.ts';
+import { INPUT_TERM_MATCH } from './input-values.ts';
 import { loadMigrations } from './migrate.ts';
 import { listRuns } from './run-list.ts';
 import { insertRun, type NewRun } from './runs.ts';
@@ -74,7 +74,7 @@ for (const kind of testDatabases()) {
         await db.exec(loadMigrations('sqlite').find((migration) => migration.name === '0021_input_value_terms')!.sql);
         expect(await found(db, 'order.id', 'L-1')).toEqual(['run_legacy']);
         expect(await found(db, 'name', 'Zoë ✓')).toEqual(['run_legacy']);
-        expect(await db.get(`SELECT COUNT(*) AS n FROM run_input_terms WHERE run_input_terms MATCH ?`, [inputTermQuery('order.id', 'L-2')])).toEqual({ n: 1 });
+        expect(await db.get(`SELECT COUNT(*) AS n FROM run_input_terms WHERE run_input_terms MATCH ${INPUT_TERM_MATCH}`, ['order.id', 'L-2'])).toEqual({ n: 1 });
         expect(await db.get(`SELECT COUNT(*) AS n FROM run_input_values`)).toEqual({ n: 0 });
       });
     }

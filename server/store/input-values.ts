@@ -84,28 +84,25 @@ export function inputValues(body: unknown): InputValue[] {
 }
 
 /**
- * One (path, value) pair as a full-text term on SQLite: the hex of `path NUL value`, so the
- * tokenizer sees one word of letters and digits whatever the text holds, and a term matches
- * exactly its pair (neither holds a NUL). Migration 0021 builds the same with SQL's hex().
+ * One (path, value) pair as a full-text term on SQLite, in SQL: the hex of `path NUL
+ * value`, so the tokenizer sees one word of letters and digits whatever the text holds,
+ * and a term matches exactly its pair (neither holds a NUL). It is made by the database
+ * from the statement's parameters, after the secrets' masker has replaced their values in
+ * them (db.ts), as every stored text is; migration 0021 builds the same terms.
  */
-export function inputTerm(path: string, value: string): string {
-  return Buffer.from(`${path}\u0000${value}`).toString('hex');
-}
+export const inputTermSql = (path: string, value: string) => `lower(hex((${path}) || char(0) || (${value})))`;
 
-/** The full-text query that finds the runs with one pair: the term as a quoted string. */
-export const inputTermQuery = (path: string, value: string) => `"${inputTerm(path, value)}"`;
+/** The full-text query that finds the runs with one pair (two parameters: path, value): the term quoted. */
+export const INPUT_TERM_MATCH = `'"' || ${inputTermSql('?', '?')} || '"'`;
 
 const INSERT_VALUES = perDialect((dialect) => dialect === 'sqlite'
-  ? 'INSERT INTO run_input_terms (rowid, terms) VALUES (?, ?)'
+  ? `INSERT INTO run_input_terms (rowid, terms) SELECT ?, group_concat(${inputTermSql('value ->> 0', 'value ->> 1')}, ' ') FROM json_each(?)`
   : `INSERT INTO run_input_values (path, value, run_seq) SELECT path, value, ? FROM ${batchRows(dialect, [['path', 'text'], ['value', 'text']])}`);
 
 /** Writes a new run's searchable values (one statement); nothing when it has none. */
 export async function insertInputValues(sql: Sql, runSeq: number, values: readonly InputValue[]): Promise<void> {
   if (values.length === 0) return;
-  const written = sql.dialect === 'sqlite'
-    ? values.map((value) => inputTerm(value.path, value.value)).join(' ')
-    : values.map((value) => [value.path, value.value]);
-  await sql.run(INSERT_VALUES[sql.dialect], [runSeq, written]);
+  await sql.run(INSERT_VALUES[sql.dialect], [runSeq, values.map((value) => [value.path, value.value])]);
 }
 
 export const DELETE_INPUT_VALUES = perDialect((dialect) => dialect === 'sqlite'

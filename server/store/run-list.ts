@@ -11,7 +11,7 @@
  * - failed step: the partial (failed_node, seq) index of failed runs.
  */
 import type { Dialect, Sql } from './db.ts';
-import { inputTermQuery } from './input-values.ts';
+import { INPUT_TERM_MATCH } from './input-values.ts';
 import { RUN_COLUMNS, toRun } from './rows.ts';
 import type { RunRow, RunStatus } from './types.ts';
 
@@ -63,8 +63,8 @@ export function runListQuery(dialect: Dialect, filter: RunQuery): { sql: string;
     if (dialect === 'sqlite') {
       from = 'run_input_terms CROSS JOIN runs';
       seq = 'run_input_terms.rowid';
-      where.push('run_input_terms MATCH ? AND runs.seq = run_input_terms.rowid');
-      params.push(inputTermQuery(filter.input.path, filter.input.value));
+      where.push(`run_input_terms MATCH ${INPUT_TERM_MATCH} AND runs.seq = run_input_terms.rowid`);
+      params.push(filter.input.path, filter.input.value);
     } else {
       from = 'run_input_values CROSS JOIN runs';
       seq = 'run_input_values.run_seq';

@@ -2,7 +2,7 @@
  * Looks for secrets' values in any text (an answer, a log, a database file read as
  * bytes), in every form someone could still read them from: as typed, JSON-escaped up
  * to three times, percent- or form-encoded, as a URL parser writes them, HTML-escaped,
- * as UTF-8 misread as Latin-1, in base64 (also inside a longer base64 text such as HTTP Basic credentials). Written
+ * as UTF-8 misread as Latin-1, in base64 (also inside a longer base64 text such as HTTP Basic credentials), in hex. Written
  * apart from the masker, so a form the masker forgot is still found here.
  */
 
@@ -37,6 +37,9 @@ export function readableForms(value: string): { form: string; name: string }[] {
     ['HTML-escaped', value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')],
     ['base64', Buffer.from(value).toString('base64').replace(/=+$/, '')],
     ['base64url', Buffer.from(value).toString('base64url')],
+    // SQLite's full-text terms of searchable values are hex (store/input-values.ts).
+    ['hex', Buffer.from(value).toString('hex')],
+    ['hex, upper case', Buffer.from(value).toString('hex').toUpperCase()],
   ];
   if (/^https?:\/\//.test(value) && URL.canParse(value)) {
     const url = new URL(value);
