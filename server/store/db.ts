@@ -44,6 +44,17 @@ export interface Sql {
   run(sql: string, params?: readonly unknown[]): Promise<number>;
   /** Several statements without parameters (migrations). */
   exec(script: string): Promise<void>;
+  /**
+   * Adds `row` to the rows `statement` writes at the commit: its one parameter is the
+   * batch (an array of rows, read with json_each on SQLite). On SQLite, inside a group
+   * commit, the rows of every job not rolled back are written by one statement after the
+   * last job's savepoint is released: SQLite's full-text index writes out what it holds
+   * at every savepoint and every statement after a write, so it makes one segment a
+   * commit instead of one a row. The job's own later statements do not see those rows,
+   * and a batch that fails fails the whole commit. Anywhere else (outside a transaction,
+   * on PostgreSQL) the row is written at once, as a batch of one.
+   */
+  batchAtCommit(statement: string, row: readonly unknown[]): Promise<void>;
 }
 
 export interface Db<M extends ParamMasker = ParamMasker> extends Sql {
@@ -123,6 +134,9 @@ function openSqlite<M extends ParamMasker>(path: string, masker: M): Db<M> {
     }
     return statement;
   };
+  // The rows the job being run added to batches written at the commit (Sql.batchAtCommit),
+  // by statement; null outside a group commit's jobs, where a row is written at once.
+  let jobBatches: Map<string, unknown[]> | null = null;
   const sqliteSql = (mask: ParamMasker | null): Sql => ({
     dialect: 'sqlite',
     async all<T>(sql: string, params: readonly unknown[] = []) {
@@ -139,6 +153,16 @@ function openSqlite<M extends ParamMasker>(path: string, masker: M): Db<M> {
     },
     async exec(script: string) {
       db.exec(script);
+    },
+    async batchAtCommit(statement: string, row: readonly unknown[]) {
+      if (!jobBatches) {
+        prepare(statement).run(...sqliteParams([[row]], mask));
+        return;
+      }
+      // Masked now, as the statement's parameters would be: the batch is written unmasked.
+      const rows = jobBatches.get(statement) ?? [];
+      rows.push(mask ? maskParams(row, mask) : row);
+      jobBatches.set(statement, rows);
     },
   });
   const direct = sqliteSql(masker);
@@ -179,6 +203,10 @@ function openSqlite<M extends ParamMasker>(path: string, masker: M): Db<M> {
   const savepoint = db.prepare('SAVEPOINT job');
   const releaseSavepoint = db.prepare('RELEASE job');
   const rollbackSavepoint = db.prepare('ROLLBACK TO job');
+  // Rows already masked when they were added (batchAtCommit).
+  const writeBatches = (batches: Map<string, unknown[]>) => {
+    for (const [statement, rows] of batches) prepare(statement).run(...sqliteParams([rows], null));
+  };
   const drain = async (): Promise<void> => {
     await acquire();
     // Waits while the checkpointer has the WAL start over (sqlite-checkpointer.ts), a few
@@ -193,13 +221,19 @@ function openSqlite<M extends ParamMasker>(path: string, masker: M): Db<M> {
       // IMMEDIATE takes the write lock up front: a deferred transaction that reads and
       // then writes fails with SQLITE_BUSY_SNAPSHOT and ignores the busy timeout.
       begin.run();
+      // The rows of the jobs not rolled back for batches written at the commit (Sql.batchAtCommit).
+      const batches = new Map<string, unknown[]>();
       if (jobs.length === 1) {
         // Alone in its commit, a job needs no savepoint: failing rolls back everything.
         const job = jobs[0]!;
         try {
+          jobBatches = batches;
           const value = await job.body(direct);
+          jobBatches = null;
+          writeBatches(batches);
           settle.push(() => job.resolve(value));
         } catch (error) {
+          jobBatches = null;
           rollback.run();
           job.reject(error);
           return;
@@ -207,20 +241,28 @@ function openSqlite<M extends ParamMasker>(path: string, masker: M): Db<M> {
       } else {
         for (const job of jobs) {
           savepoint.run();
+          const added = new Map<string, unknown[]>();
           try {
+            jobBatches = added;
             const value = await job.body(direct);
+            jobBatches = null;
             releaseSavepoint.run();
+            for (const [statement, rows] of added) batches.set(statement, [...(batches.get(statement) ?? []), ...rows]);
             settle.push(() => job.resolve(value));
           } catch (error) {
+            jobBatches = null;
             rollbackSavepoint.run();
             releaseSavepoint.run();
             settle.push(() => job.reject(error));
           }
         }
+        // Outside every savepoint; one that fails fails the whole commit (below).
+        writeBatches(batches);
       }
       commit.run();
       for (const done of settle) done();
     } catch (error) {
+      jobBatches = null;
       if (db.inTransaction) rollback.run();
       for (const job of jobs) job.reject(error);
     } finally {
@@ -257,6 +299,7 @@ function openSqlite<M extends ParamMasker>(path: string, masker: M): Db<M> {
     get: outside(direct.get) as Sql['get'],
     run: outside(direct.run),
     exec: outside(direct.exec),
+    batchAtCommit: outside(direct.batchAtCommit),
     masker,
     unmasked: {
       dialect: 'sqlite',
@@ -264,6 +307,7 @@ function openSqlite<M extends ParamMasker>(path: string, masker: M): Db<M> {
       get: outside(directUnmasked.get) as Sql['get'],
       run: outside(directUnmasked.run),
       exec: outside(directUnmasked.exec),
+      batchAtCommit: outside(directUnmasked.batchAtCommit),
     },
     durably<T>(body: (sql: Sql) => Promise<T>): Promise<T> {
       return this.transaction(body);
@@ -356,6 +400,9 @@ function postgresSql(client: pg.Pool | pg.PoolClient, masker: ParamMasker | null
     },
     async exec(script: string) {
       await client.query(script);
+    },
+    async batchAtCommit(statement: string, row: readonly unknown[]) {
+      await query(statement, [[row]]);
     },
   };
 }

@@ -6,9 +6,10 @@
  *
  * - PostgreSQL: rows of `run_input_values`, whose (path, value, run_seq) key answers it;
  * - SQLite: one row of the full-text table `run_input_terms` per run, numbered by the run,
- *   each pair a term (migration 0021). The key placed a run's values at as many pages as
- *   it has values, each rewritten at every commit; full-text terms are written together and
- *   merged later, a third of the CPU for the webhook benchmark's bodies.
+ *   each pair a term (migration 0021), written for all the runs of a group commit at once.
+ *   The key placed a run's values at as many pages as it has values, each rewritten at
+ *   every commit; full-text terms are written a commit at a time and merged later, for
+ *   far less CPU (engine/ARCHITECTURE.md, *Finding a run by what it did*).
  *
  * Limits keep a large body from costing a large write: the shallowest leaves first (a
  * breadth-first walk), at most MAX_LEAVES of them, no deeper than MAX_DEPTH, and values
@@ -95,14 +96,25 @@ export const inputTermSql = (path: string, value: string) => `lower(hex((${path}
 /** The full-text query that finds the runs with one pair (two parameters: path, value): the term quoted. */
 export const INPUT_TERM_MATCH = `'"' || ${inputTermSql('?', '?')} || '"'`;
 
-const INSERT_VALUES = perDialect((dialect) => dialect === 'sqlite'
-  ? `INSERT INTO run_input_terms (rowid, terms) SELECT ?, group_concat(${inputTermSql('value ->> 0', 'value ->> 1')}, ' ') FROM json_each(?)`
-  : `INSERT INTO run_input_values (path, value, run_seq) SELECT path, value, ? FROM ${batchRows(dialect, [['path', 'text'], ['value', 'text']])}`);
+/** PostgreSQL: a run's (path, value) rows. */
+const INSERT_VALUES = `INSERT INTO run_input_values (path, value, run_seq) SELECT path, value, ? FROM ${batchRows('postgresql', [['path', 'text'], ['value', 'text']])}`;
 
-/** Writes a new run's searchable values (one statement); nothing when it has none. */
+/**
+ * SQLite: the full-text rows of a batch of runs, each `[seq, [[path, value], …]]`. Written
+ * at the commit, one statement for all the runs of a group commit (db.ts `batchAtCommit`):
+ * FTS5 writes out the terms it holds at every savepoint and every statement after a write,
+ * a segment each, and one segment a commit costs far less than one a run.
+ */
+const INSERT_TERMS = `INSERT INTO run_input_terms (rowid, terms)
+  SELECT run.value ->> 0, (SELECT group_concat(${inputTermSql('pair.value ->> 0', 'pair.value ->> 1')}, ' ') FROM json_each(run.value -> 1) AS pair)
+  FROM json_each(?) AS run`;
+
+/** Writes a new run's searchable values (PostgreSQL: one statement; SQLite: a row of its commit's batch); nothing when it has none. */
 export async function insertInputValues(sql: Sql, runSeq: number, values: readonly InputValue[]): Promise<void> {
   if (values.length === 0) return;
-  await sql.run(INSERT_VALUES[sql.dialect], [runSeq, values.map((value) => [value.path, value.value])]);
+  const pairs = values.map((value) => [value.path, value.value]);
+  if (sql.dialect === 'sqlite') await sql.batchAtCommit(INSERT_TERMS, [runSeq, pairs]);
+  else await sql.run(INSERT_VALUES, [runSeq, pairs]);
 }
 
 export const DELETE_INPUT_VALUES = perDialect((dialect) => dialect === 'sqlite'
