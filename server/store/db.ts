@@ -247,7 +247,11 @@ function openSqlite<M extends ParamMasker>(path: string, masker: M): Db<M> {
             const value = await job.body(direct);
             jobBatches = null;
             releaseSavepoint.run();
-            for (const [statement, rows] of added) batches.set(statement, [...(batches.get(statement) ?? []), ...rows]);
+            for (const [statement, rows] of added) {
+              const gathered = batches.get(statement);
+              if (gathered) gathered.push(...rows);
+              else batches.set(statement, rows);
+            }
             settle.push(() => job.resolve(value));
           } catch (error) {
             jobBatches = null;

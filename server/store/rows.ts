@@ -324,7 +324,7 @@ export function toInputValue(row: Row): InputValueRow {
 
 export const RETIRED_RUN_NUMBER_COLUMNS = 'id, highest';
 
-/** The highest run number retention has deleted (retention.ts); read by SQLite's numbering and by tests. */
+/** The highest run number retention has deleted (retention.ts); SQLite's numbering reads it in SQL (runs.ts), this mapper only tests. */
 export interface RetiredRunNumberRow {
   id: number;
   highest: number;
