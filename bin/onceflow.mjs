@@ -8,8 +8,9 @@
 // `npm start`, the Playwright configs and the test harness (server/testing/server-process.ts)
 // pass the same flags; server-flags.test.ts checks it. README.md, *Where the memory goes*.)
 // The `onceflow` command. It runs the server's bundle (dist/server/onceflow.mjs, built by
-// `npm run build` and before `npm start`) when it is newer than every source; otherwise the
-// TypeScript sources themselves through tsx's loader, so an edit takes effect at once.
+// `npm run build` and before `npm start`) when it is newer than every source it was built
+// from (scripts/server-bundle.mjs); otherwise the TypeScript sources themselves through
+// tsx's loader, so an edit takes effect at once.
 import { pathToFileURL } from 'node:url';
 import { bundlePath, serverBundleStale } from '../scripts/server-bundle.mjs';
 

@@ -1,7 +1,8 @@
-/** Types of scripts/server-bundle.mjs, for the TypeScript that imports it (bench/). */
+/** Types of scripts/server-bundle.mjs, for the TypeScript that imports it (bench/, its test). */
 export declare const root: string;
 export declare const bundlePath: string;
+export declare function inputsPathOf(bundle: string): string;
 export declare function newestMtime(dir: string, counts?: (name: string) => boolean): number;
-export declare function newestCodeMtime(dir: string): number;
+export declare function bundleStale(bundle?: string, base?: string): boolean;
 export declare function serverBundleStale(): boolean;
-export declare function buildServerBundle(): Promise<void>;
+export declare function buildServerBundle(outfile?: string): Promise<void>;

@@ -4,16 +4,22 @@
 // running process (about 60 MB of its memory at idle) and starts faster. The bundle sits
 // two folders deep, as the sources do, so paths they resolve from their own place
 // (dist/web, gallery/, prisma/migrations) resolve the same from it.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const bundlePath = join(root, 'dist', 'server', 'onceflow.mjs');
-const SOURCES = ['server', 'core'].map((dir) => join(root, dir));
-// What the bundle is built from. Other files there (server/engine/ARCHITECTURE.md) are not
-// code: an edit to one must not send `npm start` back to the sources through tsx.
-const CODE = /\.(ts|tsx|js|mjs|cjs|json)$/;
+
+/**
+ * Where a bundle's list of the files it was built from is kept: beside it, its name ending
+ * in `.inputs.json` instead of `.mjs`. Staleness goes by that list, not by everything under
+ * server/: files the bundle never reads — tests, notes, the Prisma model types that
+ * `postinstall` writes again whenever the project is installed (`npx onceflow` inside the
+ * checkout installs it into npx's cache) — must not send the server back to its sources
+ * through tsx, 30–40 MB heavier.
+ */
+export const inputsPathOf = (bundle) => bundle.replace(/\.mjs$/, '.inputs.json');
 
 /** The latest change to a file under `dir` that `counts` (by its name), in ms; 0 when none. */
 export function newestMtime(dir, counts = () => true) {
@@ -26,29 +32,48 @@ export function newestMtime(dir, counts = () => true) {
   return newest;
 }
 
-/** The latest change to a code file under `dir`: what makes the server's bundle stale. */
-export const newestCodeMtime = (dir) => newestMtime(dir, (name) => CODE.test(name));
-
-/** Whether the bundle is missing or older than any code file of server/ or core/. */
-export function serverBundleStale() {
-  if (!existsSync(bundlePath)) return true;
-  const built = statSync(bundlePath).mtimeMs;
-  return SOURCES.some((dir) => newestCodeMtime(dir) > built);
+/**
+ * Whether `bundle` must be built again: it or its list of inputs is missing or unreadable, or
+ * one of the files it was built from changed after it or is gone. A file newly added is
+ * read only once an input imports it, and that input then changed.
+ */
+export function bundleStale(bundle = bundlePath, base = root) {
+  if (!existsSync(bundle)) return true;
+  const built = statSync(bundle).mtimeMs;
+  let inputs;
+  try {
+    inputs = JSON.parse(readFileSync(inputsPathOf(bundle), 'utf8'));
+  } catch {
+    return true;
+  }
+  if (!Array.isArray(inputs) || inputs.length === 0) return true;
+  return inputs.some((input) => {
+    const path = join(base, input);
+    return !existsSync(path) || statSync(path).mtimeMs > built;
+  });
 }
 
-export async function buildServerBundle() {
+/** Whether the server's bundle is missing or older than any file it was built from. */
+export const serverBundleStale = () => bundleStale();
+
+/** Builds the server's bundle (or one at `outfile`), and beside it the list of its inputs. */
+export async function buildServerBundle(outfile = bundlePath) {
   const { build } = await import('esbuild');
-  await build({
+  const result = await build({
+    absWorkingDir: root,
     entryPoints: [join(root, 'server', 'cli.ts')],
-    outfile: bundlePath,
+    outfile,
     bundle: true,
     platform: 'node',
     format: 'esm',
     target: 'node20',
     packages: 'external',
     sourcemap: 'linked',
+    metafile: true,
     logLevel: 'warning',
   });
+  // Paths relative to the project, as esbuild gives them with absWorkingDir set.
+  writeFileSync(inputsPathOf(outfile), `${JSON.stringify(Object.keys(result.metafile.inputs).sort(), null, 1)}\n`);
 }
 
 // `node scripts/server-bundle.mjs`: build it now.
