@@ -3,6 +3,5 @@ export declare const root: string;
 export declare const bundlePath: string;
 export declare function inputsPathOf(bundle: string): string;
 export declare function newestMtime(dir: string, counts?: (name: string) => boolean): number;
-export declare function bundleStale(bundle?: string, base?: string): boolean;
-export declare function serverBundleStale(): boolean;
+export declare function serverBundleStale(bundle?: string, base?: string): boolean;
 export declare function buildServerBundle(outfile?: string): Promise<void>;

@@ -33,11 +33,12 @@ export function newestMtime(dir, counts = () => true) {
 }
 
 /**
- * Whether `bundle` must be built again: it or its list of inputs is missing or unreadable, or
- * one of the files it was built from changed after it or is gone. A file newly added is
- * read only once an input imports it, and that input then changed.
+ * Whether the server's bundle (or `bundle`, its inputs' paths taken from `base`) must be
+ * built again: it or its list of inputs is missing or unreadable, or one of the files it was
+ * built from changed after it or is gone. A file newly added is read only once an input
+ * imports it, and that input then changed.
  */
-export function bundleStale(bundle = bundlePath, base = root) {
+export function serverBundleStale(bundle = bundlePath, base = root) {
   if (!existsSync(bundle)) return true;
   const built = statSync(bundle).mtimeMs;
   let inputs;
@@ -48,13 +49,10 @@ export function bundleStale(bundle = bundlePath, base = root) {
   }
   if (!Array.isArray(inputs) || inputs.length === 0) return true;
   return inputs.some((input) => {
-    const path = join(base, input);
-    return !existsSync(path) || statSync(path).mtimeMs > built;
+    const changed = statSync(join(base, input), { throwIfNoEntry: false })?.mtimeMs;
+    return changed === undefined || changed > built; // gone, or changed after the build
   });
 }
-
-/** Whether the server's bundle is missing or older than any file it was built from. */
-export const serverBundleStale = () => bundleStale();
 
 /** Builds the server's bundle (or one at `outfile`), and beside it the list of its inputs. */
 export async function buildServerBundle(outfile = bundlePath) {

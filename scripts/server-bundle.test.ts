@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, wri
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { bundleStale, buildServerBundle, inputsPathOf } from './server-bundle.mjs';
+import { buildServerBundle, inputsPathOf, serverBundleStale as bundleStale } from './server-bundle.mjs';
 
 describe('when the server bundle counts as stale', () => {
   let dir = '';
