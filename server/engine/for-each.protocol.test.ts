@@ -199,6 +199,46 @@ for (const kind of testDatabases()) {
       expect(events(timeline, 'send@3', 'step.failed')).toHaveLength(1);
     });
 
+    // Item 3's refusal is answered only after item 7's, so the lanes finish them out of order.
+    const sevenFailsFirst = () => {
+      let sevenRefused!: () => void;
+      const refused = new Promise<void>((resolve) => { sevenRefused = resolve; });
+      return (call: { ref: string | undefined }) => {
+        if (call.ref?.endsWith('-7')) {
+          sevenRefused();
+          return { kind: 'status' as const, status: 400 };
+        }
+        if (call.ref?.endsWith('-3')) return { kind: 'status' as const, status: 400, after: refused.then(() => new Promise((resolve) => setTimeout(resolve, 150))) };
+        return { kind: 'ok' as const };
+      };
+    };
+
+    it('items failing out of order are reported in the list\'s order', async () => {
+      honouring().reset();
+      honouring().behave = sevenFailsFirst();
+      const flowId = await engine().publish(loopFlow(honouring().url, { name: 'Out of order', onItemError: 'continue', concurrency: 3 }));
+      const run = await engine().runAndWait(flowId, loopInput('Q', 10));
+      honouring().behave = () => ({ kind: 'ok' });
+      expect(run.status).toBe('succeeded');
+      const { timeline } = await engine().services.runs.get(run.id);
+      // Item 7's failure was recorded before item 3's.
+      const failedAt = (item: number) => timeline.findIndex((event) => event.nodeId === `send@${item}` && event.type === 'step.failed');
+      expect(failedAt(7)).toBeGreaterThanOrEqual(0);
+      expect(failedAt(7)).toBeLessThan(failedAt(3));
+      const done = events(timeline, 'loop', 'step.succeeded')[0]?.data;
+      expect((done?.failedItems as Array<{ item: number }>).map((failure) => failure.item)).toEqual([3, 7]);
+    });
+
+    it('stop on a failure: with items failing out of order, the run names the first in the list', async () => {
+      honouring().reset();
+      honouring().behave = sevenFailsFirst();
+      const flowId = await engine().publish(loopFlow(honouring().url, { name: 'Stop out of order', concurrency: 3 }));
+      const run = await engine().runAndWait(flowId, loopInput('S', 10));
+      honouring().behave = () => ({ kind: 'ok' });
+      expect(run.status).toBe('failed');
+      expect(run.error).toMatch(/^Item 3 of 10 failed/);
+    });
+
     it('a list longer than Most items is refused before any item acts', async () => {
       honouring().reset();
       const flowId = await engine().publish(loopFlow(honouring().url, { name: 'Too many', maxItems: 5 }));

@@ -70,6 +70,9 @@ export async function runForEach(walk: StepWalk, step: TypedStep<'for.each'>, wa
 
   const outputs: unknown[] = new Array<unknown>(items.length).fill(null);
   const summary: LoopSummary = { items: items.length, done: 0, duplicates: 0, failed: 0, review: 0, waiting: 0, resumed: 0 };
+  // Held at each item's index: lanes finish items in any order, and what the loop reports
+  // (the failure that stops it, the failed items it lists, the item that needs review) goes
+  // by the list's order, whichever finished first.
   const failures: FailedItem[] = [];
   const reviews: ItemEnding[] = [];
   const waits: ItemEnding[] = [];
@@ -98,15 +101,15 @@ export async function runForEach(walk: StepWalk, step: TypedStep<'for.each'>, wa
       summary.failed++;
       const failure: FailedItem = { failed: true, item: position, message: ending.message };
       outputs[index] = failure;
-      failures.push(failure);
+      failures[index] = failure;
       if (stopOnError) stopped = true;
     } else if (ending.status === 'needs_review') {
       summary.review++;
-      reviews.push(ending);
+      reviews[index] = ending;
       if (stopOnError) stopped = true;
     } else {
       summary.waiting++;
-      waits.push(ending);
+      waits[index] = ending;
     }
   };
 
@@ -136,8 +139,11 @@ export async function runForEach(walk: StepWalk, step: TypedStep<'for.each'>, wa
     if (walk.journal instanceof RunJournal && (await holdIfPaused(deps.db, walk.journal))) return { kind: 'ended' };
     paused = false;
   }
-  return finishLoop(walk, step, { outputs, summary, failures, reviews, waits, stopOnError });
+  return finishLoop(walk, step, { outputs, summary, failures: inItemOrder(failures), reviews: inItemOrder(reviews), waits: inItemOrder(waits), stopOnError });
 }
+
+/** The entries of a list held by item index, in that order, without the items that have none. */
+const inItemOrder = <T>(byIndex: readonly T[]): T[] => byIndex.filter(() => true);
 
 /** How often, at most, a running loop looks whether its flow was paused. */
 const PAUSE_CHECK_MS = 200;

@@ -11,7 +11,8 @@ import type { AddressInfo } from 'node:net';
 
 export type Behaviour =
   | { kind: 'ok' }
-  | { kind: 'status'; status: number; act?: boolean }
+  /** Answers with the status (acting first when `act`); once `after` settles, when given. */
+  | { kind: 'status'; status: number; act?: boolean; after?: Promise<unknown> }
   | { kind: 'drop' }
   | { kind: 'slow'; delayMs: number }
   | { kind: 'held'; until: Promise<unknown> };
@@ -84,6 +85,7 @@ export async function startReceiver(options: { honoursKeys: boolean; keyHeader?:
     receiver.calls.push(call);
     receiver.onCall?.(call);
     const behaviour = receiver.behave(call, receiver.calls.length);
+    if (behaviour.kind === 'status' && behaviour.after) await behaviour.after;
 
     if (behaviour.kind === 'status' && !behaviour.act) {
       response.writeHead(behaviour.status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: `status ${behaviour.status}` }));
