@@ -4,6 +4,7 @@ import { E2E_WORKERS, e2eServer } from './e2e/servers.ts';
 // Drives the system Chromium (Playwright cannot download its own browser here) against the
 // built app: one server per worker (e2e/servers.ts), each started fresh on its own port and
 // data folder. Spec files are shared out between the workers; a file's tests run in order.
+// Each test's baseURL is its worker's server, set by the specs' `test` (e2e/fixtures/index.ts).
 const chromium = process.env.PLAYWRIGHT_CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export default defineConfig({
@@ -12,8 +13,6 @@ export default defineConfig({
   workers: E2E_WORKERS,
   retries: 0,
   use: {
-    // The worker's own server replaces it (e2e/fixtures/index.ts); this is the first.
-    baseURL: e2eServer(0).url,
     launchOptions: {
       executablePath: chromium,
       args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
