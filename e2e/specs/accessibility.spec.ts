@@ -12,6 +12,7 @@ import { ORDER_SAMPLE, orderFlowDocument } from '../fixtures/flows.ts';
 import { loopFlow } from '../../server/testing/loop-flows.ts';
 import { expect, test } from '../fixtures/index.ts';
 import { seriousFindings } from '../fixtures/a11y.ts';
+import { clickStep } from '../fixtures/canvas.ts';
 
 const SIZES = [
   { name: 'desktop', width: 1280, height: 800 },
@@ -55,7 +56,7 @@ for (const size of SIZES) {
             await page.goto(`/flows/${flowId}`);
             const step = page.locator('.react-flow__node').nth(1);
             await expect(step).toBeVisible();
-            await step.click();
+            await clickStep(step);
             await expect(page.getByTestId('inspector')).toBeVisible();
           },
         },
@@ -65,7 +66,7 @@ for (const size of SIZES) {
             await page.goto(`/flows/${loopFlowId}`);
             const loop = page.getByTestId('node.for.each');
             await expect(loop).toBeVisible();
-            await loop.click({ position: { x: 20, y: 20 } });
+            await clickStep(loop, { position: { x: 20, y: 20 } });
             await expect(page.getByTestId('inspector.items')).toBeVisible();
             // At desktop width the loop offers its list of steps to add inside (read-only at phone width).
             if (size.width > 760) await loop.getByRole('button', { name: /Add a step inside/ }).click();

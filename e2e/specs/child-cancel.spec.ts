@@ -11,6 +11,7 @@ import { startReceiver, type Receiver } from '../../server/testing/receiver.ts';
 import { seedFlow, trpcCall, waitForRun } from '../fixtures/api.ts';
 import { expect, test } from '../fixtures/index.ts';
 import { seriousFindings } from '../fixtures/a11y.ts';
+import { clickStep } from '../fixtures/canvas.ts';
 
 let receiver: Receiver;
 
@@ -53,7 +54,7 @@ for (const size of [{ name: 'desktop', width: 1280, height: 800 }, { name: 'phon
       answerInvoice();
       const parentSeq = (await trpcCall<{ run: { seq: number } }>(request, 'runs.get', { runId }, 'query')).run.seq;
 
-      await runPage.node('call').click();
+      await clickStep(runPage.node('call'));
       const child = runPage.drawer().getByTestId('step-drawer.child');
       await expect(child).toContainText('cancelled');
       await child.getByRole('link').click();

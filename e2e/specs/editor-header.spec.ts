@@ -8,6 +8,7 @@ import { seedFlow, trpcCall } from '../fixtures/api.ts';
 import { boxOf } from '../fixtures/geometry.ts';
 import { orderFlowDocument, ORDER_SAMPLE } from '../fixtures/flows.ts';
 import { expect, test } from '../fixtures/index.ts';
+import { clickStep } from '../fixtures/canvas.ts';
 
 const liveStatus = (page: Page) => page.getByTestId('editor.live-status');
 const problemsButton = (page: Page) => page.getByTestId('editor.problems');
@@ -27,7 +28,7 @@ test('the header says whether the draft differs from the live version', async ({
   await editor.waitSaved();
   await expect(liveStatus(page)).toHaveText('Live is up to date');
 
-  await editor.node('http.request').click();
+  await clickStep(editor.node('http.request'));
   await editor.field('Label').fill('Create the invoice');
   await expect(liveStatus(page)).toHaveText('Draft differs from v1');
   await editor.waitSaved();

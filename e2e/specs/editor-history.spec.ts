@@ -2,6 +2,7 @@ import { expect, test } from '../fixtures/index.ts';
 import { seedFlow } from '../fixtures/api.ts';
 import { orderFlowDocument } from '../fixtures/flows.ts';
 import { boxOf } from '../fixtures/geometry.ts';
+import { clickStep } from '../fixtures/canvas.ts';
 
 test.use({ viewport: { width: 1600, height: 900 } });
 
@@ -59,7 +60,7 @@ test('undo and redo of add, move, connect and delete', async ({ editor, page, re
 test('a condition connects through its Yes and No exits', async ({ editor, page, request }) => {
   const flowId = await seedFlow(request, orderFlowDocument('Branches', { connected: false }));
   await editor.open(flowId);
-  await editor.node('trigger.webhook').click();
+  await clickStep(editor.node('trigger.webhook'));
   await editor.paletteItem('Condition').click();
   const condition = editor.node('condition');
   await expect(condition).toHaveCount(1);

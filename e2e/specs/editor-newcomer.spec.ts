@@ -9,6 +9,7 @@ import { expect, test } from '../fixtures/index.ts';
 import { resetSandbox, sandboxEffects, seedFlow, trpcCall, waitForRun } from '../fixtures/api.ts';
 import { boxOf } from '../fixtures/geometry.ts';
 import { largeFlowDocument } from '../bench/large-flow.ts';
+import { clickStep } from '../fixtures/canvas.ts';
 
 // A laptop screen: the canvas between the palette and the side panel holds about two steps side by side.
 test.use({ viewport: { width: 1280, height: 800 } });
@@ -121,7 +122,7 @@ test('a trigger somebody changed stays when another kind is chosen, and the Manu
     edges: [],
   });
   await editor.open(flowId);
-  await editor.node('trigger.manual').click();
+  await clickStep(editor.node('trigger.manual'));
   await expect(page.getByTestId('inspector')).toContainText('it takes this trigger’s place');
   await page.getByTestId('inspector.label').fill('Start by hand');
   await expect(page.getByTestId('inspector')).not.toContainText('it takes this trigger’s place');

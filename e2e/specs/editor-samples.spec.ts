@@ -8,6 +8,7 @@ import { seedFlow, trpcCall } from '../fixtures/api.ts';
 import { orderFlowDocument, ORDER_SAMPLE } from '../fixtures/flows.ts';
 import { expect, test } from '../fixtures/index.ts';
 import { seriousFindings } from '../fixtures/a11y.ts';
+import { clickStep } from '../fixtures/canvas.ts';
 
 const SECRET_VALUE = 'sk_test_samples_9d41c7e2b5';
 
@@ -63,7 +64,7 @@ test.describe('at desktop width', () => {
     await page.getByRole('textbox', { name: 'Name of this sample' }).fill('order 4418');
 
     await page.getByRole('tab', { name: 'Step' }).click();
-    await editor.node('http.request').click();
+    await clickStep(editor.node('http.request'));
     await expect(editor.keyPreview()).toContainText("For the sample “order 4418” this step's key is 4418:invoice");
 
     await page.getByRole('tab', { name: 'Sample inputs' }).click();
@@ -110,7 +111,7 @@ test.describe('at desktop width', () => {
     await page.getByRole('tab', { name: 'Sample inputs' }).click();
     await page.getByRole('radio', { name: 'refund' }).check();
     await page.getByRole('tab', { name: 'Step' }).click();
-    await editor.node('http.request').click();
+    await clickStep(editor.node('http.request'));
     await page.getByTestId('try-step.run').click();
     await expect(page.getByTestId('try-step.problems')).toContainText(
       'The key: the sample "refund" has no field "order.id", so "trigger.body.order.id" cannot be filled in. Add it to the sample, or pick another sample.',
@@ -132,11 +133,11 @@ test.describe('at phone width', () => {
     expect(await seriousFindings(page)).toEqual([]);
 
     await page.getByRole('tab', { name: 'Step' }).click();
-    await editor.node('trigger.webhook').click();
+    await clickStep(editor.node('trigger.webhook'));
     // The trigger sends nothing itself, so it has nothing to try.
     await expect(page.getByTestId('try-step')).toHaveCount(0);
     await page.getByRole('tab', { name: 'Step' }).click();
-    await page.evaluate(() => document.querySelector<HTMLElement>('.react-flow__node[data-id="invoice"]')?.click());
+    await clickStep(page.locator('.react-flow__node[data-id="invoice"]'));
     await page.getByTestId('try-step.run').click();
     await expect(page.getByTestId('try-step.key')).toContainText('Key 4418:invoice');
     expect(await seriousFindings(page)).toEqual([]);

@@ -9,6 +9,7 @@ import { boxOf } from '../fixtures/geometry.ts';
 import { orderFlowDocument } from '../fixtures/flows.ts';
 import { expect, test } from '../fixtures/index.ts';
 import { seriousFindings } from '../fixtures/a11y.ts';
+import { clickStep } from '../fixtures/canvas.ts';
 
 const palette = (page: Page) => page.getByRole('navigation', { name: 'Steps you can add' });
 const details = (page: Page) => page.getByRole('complementary', { name: 'Details' });
@@ -51,7 +52,7 @@ test('at tablet width the canvas keeps its room, the palette names every step an
     expect(widths.scroll, `at ${width} px`).toBeLessThanOrEqual(widths.view);
 
     // The rail and the narrower panel pass the same audit as every other page, a step open.
-    await editor.node('http.request').click();
+    await clickStep(editor.node('http.request'));
     await expect(page.getByTestId('inspector')).toBeVisible();
     expect(await seriousFindings(page), `at ${width} px`).toEqual([]);
   }

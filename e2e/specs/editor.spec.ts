@@ -1,6 +1,7 @@
 import { expect, test } from '../fixtures/index.ts';
 import { seedFlow, trpcCall } from '../fixtures/api.ts';
 import { orderFlowDocument, ORDER_SAMPLE } from '../fixtures/flows.ts';
+import { clickStep } from '../fixtures/canvas.ts';
 
 // Wide enough for three steps side by side between the palette and the side panel.
 test.use({ viewport: { width: 1600, height: 900 } });
@@ -58,7 +59,7 @@ test('builds a flow from an empty canvas with the mouse, keys it and publishes i
 test('a key that changes on every attempt is an error and blocks publishing', async ({ editor, page, request }) => {
   const flowId = await seedFlow(request, orderFlowDocument('Key that changes'));
   await editor.open(flowId);
-  await editor.node('http.request').click();
+  await clickStep(editor.node('http.request'));
 
   await editor.keyField().fill('{{ trigger.body.order.id }}-{{ now }}');
   await expect(editor.keyLint()).toContainText('This key changes on every attempt, so it cannot stop duplicates.');
@@ -94,7 +95,7 @@ test('the sample input feeds previews and is never saved broken', async ({ edito
   await sample.fill('{ "order": { "id": "9001" } }');
   await expect(page.getByTestId('sample-input.error')).toHaveCount(0);
   await editor.waitSaved();
-  await editor.node('http.request').click();
+  await clickStep(editor.node('http.request'));
   await expect(editor.keyPreview()).toContainText('9001:invoice');
 });
 

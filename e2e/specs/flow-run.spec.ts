@@ -11,6 +11,7 @@ import { startReceiver, type Receiver } from '../../server/testing/receiver.ts';
 import { seedFlow, trpcCall, waitForRun } from '../fixtures/api.ts';
 import { expect, test } from '../fixtures/index.ts';
 import { seriousFindings, fitsWidth } from '../fixtures/a11y.ts';
+import { clickStep } from '../fixtures/canvas.ts';
 
 let receiver: Receiver;
 
@@ -36,7 +37,7 @@ for (const size of [{ name: 'desktop', width: 1280, height: 800 }, { name: 'phon
       await waitForRun(request, runId, ['succeeded']);
 
       await runPage.open(runId);
-      await runPage.node('call').click();
+      await clickStep(runPage.node('call'));
       const child = runPage.drawer().getByTestId('step-drawer.child');
       await expect(child).toContainText(`Invoice ${stamp} run #`);
       await expect(child).toContainText('succeeded');
@@ -51,7 +52,7 @@ for (const size of [{ name: 'desktop', width: 1280, height: 800 }, { name: 'phon
       await expect(page).toHaveURL(new RegExp(`/runs/${runId}$`));
 
       await editor.open(parentId);
-      await editor.node('flow.run').click();
+      await clickStep(editor.node('flow.run'));
       await expect(editor.field('Flow to run')).toHaveValue(childId);
       await expect(editor.field('Flow to run').locator('option:checked')).toHaveText(`Invoice ${stamp} (v1)`);
       await fitsWidth(page);
@@ -63,7 +64,7 @@ for (const size of [{ name: 'desktop', width: 1280, height: 800 }, { name: 'phon
 test('the palette adds a Run flow step, which asks for the flow to run and a key', async ({ editor, request }) => {
   const flowId = await seedFlow(request, { format: 'onceflow/v1', name: `Empty ${Date.now()}`, sampleInput: {}, nodes: [{ id: 'start', type: 'trigger.manual', position: { x: 0, y: 0 }, data: { label: 'Start' } }], edges: [] });
   await editor.open(flowId);
-  await editor.node('trigger.manual').click();
+  await clickStep(editor.node('trigger.manual'));
   await editor.paletteItem('Run flow').click();
   await expect(editor.node('flow.run')).toBeVisible();
   await expect(editor.field('Flow to run')).toBeVisible();

@@ -14,6 +14,7 @@ import { seedFlow, trpcCall, waitForRun } from '../fixtures/api.ts';
 import { boxOf } from '../fixtures/geometry.ts';
 import { expect, test } from '../fixtures/index.ts';
 import { seriousFindings } from '../fixtures/a11y.ts';
+import { clickStep } from '../fixtures/canvas.ts';
 
 const SAMPLE = { order: 'o-77', lines: [{ sku: 'A-1', qty: 2 }, { sku: 'B-2', qty: 1 }, { sku: 'C-3', qty: 5 }] };
 
@@ -34,7 +35,7 @@ test('a loop built from the palette runs its steps once per item', async ({ edit
   await editor.open(flowId);
 
   // The trigger is selected: For each goes after it, connected.
-  await editor.node('trigger.manual').click();
+  await clickStep(editor.node('trigger.manual'));
   await editor.paletteItem('For each').click();
   const loop = editor.node('for.each');
   await expect(loop).toHaveCount(1);
@@ -123,7 +124,7 @@ test('a loop built from the palette runs its steps once per item', async ({ edit
 
   // The run canvas shows the loop's counts; its drawer lists each item with its steps.
   await expect(runPage.node(loopId).getByTestId('run.loop-counts')).toHaveText('3 done · 0 duplicates stopped · 0 failed');
-  await runPage.node(loopId).click();
+  await clickStep(runPage.node(loopId));
   const drawer = runPage.drawer();
   await expect(drawer.getByTestId('loop.summary')).toHaveText('3 items — 3 done, 0 duplicates stopped, 0 failed');
   const items = drawer.getByTestId('loop.items').getByRole('listitem').filter({ hasText: /^Item \d+:/ });
@@ -135,7 +136,7 @@ test('a loop built from the palette runs its steps once per item', async ({ edit
 
   // Deleting the loop asks first, naming the steps that go with it; declining keeps everything.
   await editor.open(flowId);
-  await editor.node('for.each').click();
+  await clickStep(editor.node('for.each'));
   page.once('dialog', (dialog) => {
     expect(dialog.message()).toBe('Delete “For each item” and the 2 steps inside it? Undo brings them back.');
     void dialog.dismiss();
@@ -174,7 +175,7 @@ test('a loop built from the palette runs its steps once per item', async ({ edit
   // right edge; a person fits the view to reach it (a click on a step out of view would make
   // the browser scroll the canvas itself, which React Flow does not follow).
   await page.getByRole('button', { name: 'Fit view' }).click();
-  await editor.node('for.each').click();
+  await clickStep(editor.node('for.each'));
   await expect(page.getByTestId('inspector.items')).toHaveValue('{{ trigger.body.lines }}');
   const widths = await page.evaluate(() => ({ scroll: document.scrollingElement!.scrollWidth, client: document.scrollingElement!.clientWidth }));
   expect(widths.scroll).toBeLessThanOrEqual(widths.client);

@@ -11,6 +11,7 @@ import { loopFlow, loopInput } from '../../server/testing/loop-flows.ts';
 import { seedFlow, trpcCall, waitForRun } from '../fixtures/api.ts';
 import { expect, test } from '../fixtures/index.ts';
 import { seriousFindings } from '../fixtures/a11y.ts';
+import { clickStep } from '../fixtures/canvas.ts';
 
 let receiver: Receiver;
 
@@ -38,7 +39,7 @@ for (const size of [{ name: 'desktop', width: 1280, height: 800 }, { name: 'phon
       await runPage.open(runId);
       // The step inside the loop stands for its items on the canvas: two of them failed.
       await expect(runPage.node('send')).toHaveAttribute('data-status', 'failed');
-      await runPage.node('loop').click();
+      await clickStep(runPage.node('loop'));
       const drawer = runPage.drawer();
       await expect(drawer.getByTestId('loop.summary')).toHaveText('25 items — 23 done, 0 duplicates stopped, 2 failed');
       const items = drawer.getByTestId('loop.items');

@@ -6,6 +6,7 @@
  */
 import { seedTemplate, trpcCall } from '../fixtures/api.ts';
 import { expect, test } from '../fixtures/index.ts';
+import { clickStep } from '../fixtures/canvas.ts';
 
 test('Prove it on a gallery template: every check passes, the flow list shows it, a later edit is noted', async ({ page, editor, flowList }) => {
   test.setTimeout(90_000);
@@ -46,7 +47,7 @@ test('Prove it on a gallery template: every check passes, the flow list shows it
     await expect(page.getByTestId('versions.item').first().getByTestId('versions.proven')).toHaveText(/^Proven on \S+ \S+$/);
 
     // A change to the draft after the proof is said beside Publish.
-    await editor.node('http.request').click();
+    await clickStep(editor.node('http.request'));
     await editor.keyField().fill('{{ trigger.body.order.id }}:invoice-again');
     await expect(editor.saveStatus()).toHaveText('Saved');
     const note = page.getByTestId('editor.changed-since-proof');

@@ -11,6 +11,7 @@
 import { expect, test } from '../fixtures/index.ts';
 import { seriousFindings } from '../fixtures/a11y.ts';
 import { seedFlow, trpcCall, waitForRun } from '../fixtures/api.ts';
+import { clickStep } from '../fixtures/canvas.ts';
 
 test.use({ viewport: { width: 1400, height: 900 } });
 
@@ -40,7 +41,7 @@ test('changing a key: Publish shows the past events that would act again and nee
   }
 
   await editor.open(flowId);
-  await page.locator('.react-flow__node[data-id="invoice"]').click();
+  await clickStep(page.locator('.react-flow__node[data-id="invoice"]'));
   await editor.keyField().fill('{{ trigger.body.order.ref }}:invoice');
   await editor.waitSaved();
   await editor.publish();
@@ -73,7 +74,7 @@ test('changing a key: Publish shows the past events that would act again and nee
 test('a key field missing from the sample is a problem until confirmed in the inspector', async ({ editor, page, request, baseURL }) => {
   const flowId = await seedFlow(request, invoiceFlow(`Missing key field ${Date.now()}`, baseURL!));
   await editor.open(flowId);
-  await page.locator('.react-flow__node[data-id="invoice"]').click();
+  await clickStep(page.locator('.react-flow__node[data-id="invoice"]'));
   await editor.keyField().fill('{{ trigger.body.customer.id }}:invoice');
   await expect(editor.keyLint()).toContainText('This key uses {{ trigger.body.customer.id }}, which the sample input does not have.');
   await page.getByTestId('key.confirm-fields').click();

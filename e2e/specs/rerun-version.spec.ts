@@ -10,6 +10,7 @@
 import { expect, test } from '../fixtures/index.ts';
 import { seriousFindings } from '../fixtures/a11y.ts';
 import { resetSandbox, sandboxEffects, seedFlow, seedTemplate, sendWebhook, trpcCall, waitForRun } from '../fixtures/api.ts';
+import { clickStep } from '../fixtures/canvas.ts';
 
 test.use({ viewport: { width: 1400, height: 900 } });
 
@@ -58,7 +59,7 @@ test('a step fixed in the editor and published: the rerun on v2 stops the invoic
   expect(await sandboxEffects(request, 'payments')).toBe(1);
 
   await editor.open(flowId);
-  await page.locator('.react-flow__node[data-id="contact"]').click();
+  await clickStep(page.locator('.react-flow__node[data-id="contact"]'));
   await editor.field('URL').fill(`${baseURL}/sandbox/crm/contacts`);
   await editor.waitSaved();
   await editor.publish();
@@ -95,9 +96,9 @@ test('a key changed between versions: the preview warns, a second click confirms
   const { flowId, runId } = await failOnV1(request, 'Key changed', baseURL!, '7402');
 
   await editor.open(flowId);
-  await page.locator('.react-flow__node[data-id="contact"]').click();
+  await clickStep(page.locator('.react-flow__node[data-id="contact"]'));
   await editor.field('URL').fill(`${baseURL}/sandbox/crm/contacts`);
-  await page.locator('.react-flow__node[data-id="invoice"]').click();
+  await clickStep(page.locator('.react-flow__node[data-id="invoice"]'));
   await editor.keyField().fill('{{ trigger.body.order.id }}:inv');
   await editor.waitSaved();
   await editor.publish();

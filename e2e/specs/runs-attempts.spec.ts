@@ -10,6 +10,7 @@
 import { expect, test } from '../fixtures/index.ts';
 import { configureSandbox, resetSandbox, sandboxEffects, seedFlow, seedTemplate, sendWebhook, trpcCall, waitForRun } from '../fixtures/api.ts';
 import { formatDuration } from '../../web/runs/run-words.ts';
+import { clickStep } from '../fixtures/canvas.ts';
 
 test.use({ viewport: { width: 1600, height: 900 } });
 
@@ -59,7 +60,7 @@ test('after a rerun the page follows the new attempt and times each attempt on i
   await expect(runPage.durations()).toHaveText(/^Took /);
 
   // The new attempt takes a while, so its live status can be seen.
-  await configureSandbox(request, 'payments', { failureRate: 0, latencyMs: 1500 });
+  await configureSandbox(request, 'payments', { failureRate: 0, latencyMs: 4000 });
   await runPage.button('Rerun').click();
   const preview = runPage.rerunDialog().getByTestId('rerun.preview');
   await expect(preview.locator('[data-action="act"]').filter({ hasText: 'Create invoice' })).toContainText('Acts again');
@@ -124,7 +125,7 @@ test('a condition says which way it went, and the canvas shows the path taken', 
   await expect(runPage.node('tag_big')).toHaveAttribute('data-status', 'succeeded');
   await expect(runPage.node('tag_small')).toHaveAttribute('data-status', 'skipped');
 
-  await runPage.node('big').click();
+  await clickStep(runPage.node('big'));
   await expect(runPage.drawer().getByTestId('step-drawer.decision')).toHaveText('50 is more than 30 → Yes');
   await expect(runPage.drawer()).not.toContainText('"op"');
 

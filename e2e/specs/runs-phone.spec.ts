@@ -9,6 +9,7 @@ import { expect, test } from '../fixtures/index.ts';
 import { fitsWidth } from '../fixtures/a11y.ts';
 import type { Page } from '@playwright/test';
 import { configureSandbox, resetSandbox, sandboxEffects, seedTemplate, sendWebhook, waitForRun } from '../fixtures/api.ts';
+import { clickStep } from '../fixtures/canvas.ts';
 
 test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
 
@@ -72,7 +73,7 @@ test('a failed run opens on a phone: header, timeline rows, Rerun and Replay all
   await expect(runPage.entriesOfType('run.failed')).toBeInViewport();
 
   // A step's details open on the phone too.
-  await runPage.node('invoice').click();
+  await clickStep(runPage.node('invoice'));
   await expect(runPage.drawer()).toContainText('Create invoice');
   await expect(runPage.drawer().getByRole('heading', { name: 'Create invoice' })).toBeInViewport();
   await fitsWidth(page);

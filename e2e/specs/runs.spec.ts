@@ -6,6 +6,7 @@
  */
 import { expect, test } from '../fixtures/index.ts';
 import { configureSandbox, resetSandbox, sandboxEffects, seedTemplate, sendWebhook, trpcCall } from '../fixtures/api.ts';
+import { clickStep } from '../fixtures/canvas.ts';
 
 test.use({ viewport: { width: 1600, height: 900 } });
 
@@ -48,7 +49,7 @@ test('a webhook run succeeds; its replay stops two duplicates and nothing is sen
   expect(await sandboxEffects(request, 'email')).toBe(1);
 
   // The step drawer shows the key and who did the work.
-  await runPage.node('invoice').click();
+  await clickStep(runPage.node('invoice'));
   await expect(runPage.drawer()).toContainText('7101:invoice');
   await expect(runPage.drawer().getByTestId('step-drawer.claim')).toHaveText('Done');
   await expect(runPage.drawer()).toContainText(/Done by\s*run #\d+/);

@@ -8,6 +8,7 @@ import type { Page, Response } from '@playwright/test';
 import { trpcCall, seedFlow } from '../fixtures/api.ts';
 import { expect, test } from '../fixtures/index.ts';
 import { SecretsPage } from '../fixtures/pages/secrets-page.ts';
+import { clickStep } from '../fixtures/canvas.ts';
 
 /**
  *   start ──▶ call ──▶ mail
@@ -85,7 +86,7 @@ test('a secret from the Secrets page to the inspector and back, its value never 
   // In the editor: the stored name goes into an Authorization header.
   const flowId = await seedFlow(request, apiFlow('Order lookup'));
   await editor.open(flowId);
-  await editor.node('http.request').click();
+  await clickStep(editor.node('http.request'));
   const inspector = page.getByTestId('inspector');
   await inspector.getByRole('button', { name: '+ Add a header' }).click();
   await inspector.getByLabel('Header name 1', { exact: true }).fill('authorization');
@@ -95,7 +96,7 @@ test('a secret from the Secrets page to the inspector and back, its value never 
   await expect(inspector.getByTestId('secret-picker')).toBeHidden();
 
   // The mail step's password: a secret stored on the spot with "New secret…", then inserted.
-  await editor.node('email.send').click();
+  await clickStep(editor.node('email.send'));
   await inspector.locator('summary', { hasText: 'Mail server' }).click();
   await inspector.getByRole('button', { name: 'Insert secret for Password' }).click();
   await inspector.getByTestId('secret-picker').getByRole('button', { name: 'New secret…' }).click();
