@@ -5,6 +5,9 @@ export default defineConfig({
   test: {
     include: ['core/**/*.test.ts', 'server/**/*.test.ts', 'web/**/*.test.ts', 'scripts/**/*.test.ts'],
     exclude: ['node_modules', 'dist', 'e2e'],
+    // The servers and commands the tests start run from the server's bundle, built first
+    // when stale (server/testing/build-server-bundle.ts says why).
+    globalSetup: ['server/testing/build-server-bundle.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Two files at a time, whatever the number of cores. Files share nothing: each test
