@@ -242,7 +242,9 @@ for (const kind of testDatabases()) {
         await new Promise((resolve) => setTimeout(resolve, 30));
         report = await engine.services.proofs.get(proofId);
       }
-      expect(report.checks.map((check) => [check.check, check.passed])).toEqual([['twice', true], ['concurrent', true], ['killed', true], ['webhook', true], ['keys', true]]);
+      // A failed check's own words (its summary and each step's sentence) say which verdict failed.
+      const failedChecks = report.checks.filter((check) => !check.passed).map(({ check, summary, steps }) => ({ check, summary, steps: steps.map((step) => step.sentence) }));
+      expect(report.checks.map((check) => [check.check, check.passed]), JSON.stringify(failedChecks)).toEqual([['twice', true], ['concurrent', true], ['killed', true], ['webhook', true], ['keys', true]]);
       expect(honouring.calls).toHaveLength(0);
       expect((await engine.services.runs.list({ flowId: childFlowId, mode: 'live' })).runs).toHaveLength(0);
     });
