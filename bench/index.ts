@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { createPostgresDatabase, createSqliteDatabase } from '../server/testing/databases.ts';
 import { benchRuns, type RunsBenchResult } from './runs.ts';
 import { benchEndToEnd, benchWebhooks, type EndToEndResult, type WebhookBenchResult } from './webhooks.ts';
-import { buildServerBundle, serverBundleStale } from '../scripts/server-bundle.mjs';
+import { buildServerBundleIfStale } from '../scripts/server-bundle.mjs';
 import { benchScaling, type ScalingRow } from './scaling.ts';
 import { benchRunPage, type RunPageRow } from './run-page.ts';
 import { benchAssets, printAssets, type AssetsBenchResult } from './assets.ts';
@@ -26,7 +26,7 @@ const { values } = parseArgs({
 const count = Number(values.runs);
 const seconds = Number(values.seconds);
 // Server processes run as `npm start` runs them: from the bundle, built now if stale.
-if (serverBundleStale()) await buildServerBundle();
+await buildServerBundleIfStale();
 
 const results: { endToEnd: EndToEndResult[]; runs: RunsBenchResult[]; loop: LoopBenchResult[]; webhooks: WebhookBenchResult[]; scaling: ScalingRow[]; runPage: RunPageRow[]; recovery: RecoveryBenchResult[]; assets?: AssetsBenchResult } = { endToEnd: [], runs: [], loop: [], webhooks: [], scaling: [], runPage: [], recovery: [] };
 const wanted = (section: string) => !values.only || values.only === section;

@@ -5,3 +5,4 @@ export declare function inputsPathOf(bundle: string): string;
 export declare function newestMtime(dir: string, counts?: (name: string) => boolean): number;
 export declare function serverBundleStale(bundle?: string, base?: string): boolean;
 export declare function buildServerBundle(outfile?: string): Promise<void>;
+export declare function buildServerBundleIfStale(): Promise<boolean>;

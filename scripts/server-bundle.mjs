@@ -74,5 +74,14 @@ export async function buildServerBundle(outfile = bundlePath) {
   writeFileSync(inputsPathOf(outfile), `${JSON.stringify(Object.keys(result.metafile.inputs).sort(), null, 1)}\n`);
 }
 
-// `node scripts/server-bundle.mjs`: build it now.
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await buildServerBundle();
+/** Builds the server's bundle only when `serverBundleStale()` says so; whether it did. */
+export async function buildServerBundleIfStale() {
+  if (!serverBundleStale()) return false;
+  await buildServerBundle();
+  return true;
+}
+
+// `node scripts/server-bundle.mjs`: build it now; with `--if-stale`, only when stale.
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  await (process.argv.includes('--if-stale') ? buildServerBundleIfStale() : buildServerBundle());
+}

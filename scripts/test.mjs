@@ -60,7 +60,8 @@ if (!chromium) {
 } else {
   if (step('Build the web app', bin('vite'), ['build', '--logLevel', 'warn']) !== 0) failed += 1;
   // The browser tests run the server as `npm start` does: from its bundle.
-  if (step('Build the server', process.execPath, ['scripts/server-bundle.mjs']) !== 0) failed += 1;
+  // Usually built already, by the unit tests' setup (server/testing/build-server-bundle.ts).
+  if (step('Build the server', process.execPath, ['scripts/server-bundle.mjs', '--if-stale']) !== 0) failed += 1;
   const playwrightJson = join(tmp, 'playwright.json');
   rmSync(playwrightJson, { force: true });
   const status = step('Browser tests (Playwright)', bin('playwright'), ['test', '--reporter=list,json'], {

@@ -6,8 +6,8 @@
  * a hundred and more (twice that with PostgreSQL), and on a slow 2-core machine tests that
  * run eight `onceflow` commands in a row went past their 30 s.
  */
-import { buildServerBundle, serverBundleStale } from '../../scripts/server-bundle.mjs';
+import { buildServerBundleIfStale } from '../../scripts/server-bundle.mjs';
 
-export default async function buildServerBundleIfStale(): Promise<void> {
-  if (serverBundleStale()) await buildServerBundle();
+export default async function setup(): Promise<void> {
+  await buildServerBundleIfStale();
 }
