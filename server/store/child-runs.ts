@@ -2,6 +2,7 @@
  * Runs started by a Run flow step (engine/steps/flow-run.ts): the claim that records the
  * child, the wake-up a parent gets when its child ends, and the links the run page shows.
  */
+import type { PerDialect } from './batch.ts';
 import type { Sql } from './db.ts';
 import { parseJson, RUN_COLUMNS, toJson, toRun } from './rows.ts';
 import type { RunRow, RunStatus } from './types.ts';
@@ -25,8 +26,16 @@ export async function recordClaimChild(sql: Sql, claim: { scope: string; key: st
  * either parked before this, or sees the child ended.
  */
 export async function wakeWaiters(sql: Sql, parentRunId: string, childRunId: string, now: number): Promise<void> {
-  await sql.run(`UPDATE runs SET wake_at = ? WHERE status = 'waiting' AND (id = ? OR waits_for_run_id = ?)`, [now, parentRunId, childRunId]);
+  await sql.run(WAKE_WAITERS[sql.dialect], [now, parentRunId, childRunId]);
 }
+
+const WAITERS = `status = 'waiting' AND (id = ? OR waits_for_run_id = ?)`;
+// On PostgreSQL the waiters' rows are taken in id order, as every write of several runs takes them (runs.ts, above HEARTBEAT).
+const WAKE_WAITERS: PerDialect = {
+  sqlite: `UPDATE runs SET wake_at = ? WHERE ${WAITERS}`,
+  postgresql: `WITH waiters AS MATERIALIZED (SELECT id, ?::bigint AS wake_at FROM runs WHERE ${WAITERS} ORDER BY id COLLATE "C" FOR UPDATE)
+    UPDATE runs SET wake_at = waiters.wake_at FROM waiters WHERE runs.id = waiters.id`,
+};
 
 /** A child run a parking run waits for, and the status it last saw the child in. */
 export interface ChildWait {
@@ -35,21 +44,26 @@ export interface ChildWait {
 }
 
 /**
- * Part of a run's parking on its children: takes each child's row, in id order (on
- * PostgreSQL, its lock; a SQLite writer is alone anyway), then notes on the run what it
- * waits for, and says whether a child ended since the run looked at it, in which case
- * the run wakes at once. A child still in the state the run saw (in review, or failed
- * and about to be tried again) does not wake it: its next end will, through `wakeWaiters`.
- * Children first, the run's own row last: the order a child's end takes them in too.
+ * Part of a run's parking on its children: takes each child's row (on PostgreSQL, its
+ * lock; a SQLite writer is alone anyway), then notes on the run what it waits for, and
+ * says whether a child ended since the run looked at it, in which case the run wakes at
+ * once. A child still in the state the run saw (in review, or failed and about to be
+ * tried again) does not wake it: its next end will, through `wakeWaiters`.
+ * On PostgreSQL the run's own row is taken with its children's, all in id order, the
+ * order every write of several runs takes them in (runs.ts, above HEARTBEAT). A child's
+ * end, holding the child's row, waits for a waiter's row only once that waiter's parking
+ * has committed (before, the row is not yet `waiting` to it), so it never waits here.
  */
 export async function holdChildren(sql: Sql, runId: string, children: readonly ChildWait[]): Promise<boolean> {
-  const lock = sql.dialect === 'postgresql' ? ' FOR UPDATE' : '';
+  const postgres = sql.dialect === 'postgresql';
   const seen = new Map<string, Set<string>>();
   for (const child of children) seen.set(child.runId, (seen.get(child.runId) ?? new Set()).add(child.seenStatus));
+  const rows = postgres ? [...new Set([runId, ...seen.keys()])] : [...seen.keys()];
   let ended = false;
-  for (const childRunId of [...seen.keys()].sort()) {
-    const row = await sql.get<{ status: string }>(`SELECT status FROM runs WHERE id = ?${lock}`, [childRunId]);
-    if (row !== undefined && (CHILD_END_STATUSES as readonly string[]).includes(row.status) && !seen.get(childRunId)!.has(row.status)) ended = true;
+  for (const id of rows.sort()) {
+    const row = await sql.get<{ status: string }>(`SELECT status FROM runs WHERE id = ?${postgres ? ' FOR UPDATE' : ''}`, [id]);
+    const seenStatuses = seen.get(id);
+    if (row !== undefined && seenStatuses && (CHILD_END_STATUSES as readonly string[]).includes(row.status) && !seenStatuses.has(row.status)) ended = true;
   }
   // One column: a run waiting for several children (items of a For each) started them
   // itself, and is woken as their parent.

@@ -34,10 +34,15 @@ const ENDINGS = batchRows('postgresql', [
   ['id', 'text'], ['fence', 'int'], ['status', 'text'], ['error', 'text'], ['wake_at', 'bigint'], ['finished_at', 'bigint'], ['failed_node', 'text'],
 ]);
 const HELD_RUN = 'run_id = ANY (ARRAY(SELECT id FROM fenced))';
-const END_MANY_WITH_WRITES = `WITH fenced AS (
-    UPDATE runs SET status = batch.status, error = batch.error, wake_at = batch.wake_at, finished_at = batch.finished_at,
-      failed_node = batch.failed_node, lease_owner = NULL, lease_until = NULL
-    FROM ${ENDINGS} WHERE runs.id = batch.id AND runs.lease_fence = batch.fence AND runs.status = 'running'
+// The held runs' rows are taken in id order first, as every write of several runs takes
+// them (runs.ts, above HEARTBEAT).
+const END_MANY_WITH_WRITES = `WITH held AS MATERIALIZED (
+    SELECT batch.* FROM ${ENDINGS} JOIN runs ON runs.id = batch.id AND runs.lease_fence = batch.fence AND runs.status = 'running'
+    ORDER BY runs.id COLLATE "C" FOR UPDATE OF runs),
+  fenced AS (
+    UPDATE runs SET status = held.status, error = held.error, wake_at = held.wake_at, finished_at = held.finished_at,
+      failed_node = held.failed_node, lease_owner = NULL, lease_until = NULL
+    FROM held WHERE runs.id = held.id
     RETURNING runs.id),
   checkpointed AS (${upsertCheckpointsText('postgresql', HELD_RUN)}),
   logged AS (${insertEventsText('postgresql', HELD_RUN)})

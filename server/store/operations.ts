@@ -6,6 +6,7 @@
 import { batchRows, isOneOf, perDialect } from './batch.ts';
 import type { Sql } from './db.ts';
 import { CHECKPOINT_COLUMNS, OPERATION_COLUMNS, OPERATION_RUN_COLUMNS, RUN_COLUMNS, toCheckpoint, toJson, toOperation, toOperationRun, toRun } from './rows.ts';
+import { updateRunsInIdOrder } from './runs.ts';
 import type { CheckpointRow, OperationRow, OperationRunRow, OperationStatus, RunRow, RunStatus } from './types.ts';
 
 /** Rows per statement when an operation's runs are written or read. */
@@ -238,19 +239,23 @@ export async function stepOutcomeEvents(sql: Sql, runIds: readonly string[]): Pr
  */
 export async function requeueRuns(sql: Sql, ids: readonly string[], from: readonly RunStatus[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const rows = await sql.all<{ id: string }>(
-    `UPDATE runs SET status = CASE WHEN EXISTS (SELECT 1 FROM flows WHERE flows.id = runs.flow_id AND flows.paused_at IS NOT NULL) THEN 'held' ELSE 'queued' END,
-       lease_owner = NULL, lease_until = NULL, wake_at = NULL, lease_fence = lease_fence + 1, attempt = attempt + 1, error = NULL, finished_at = NULL
-     WHERE ${isOneOf(sql.dialect, 'id')} AND ${isOneOf(sql.dialect, 'status')}
-     RETURNING id`,
-    [[...ids], [...from]],
+  const requeue = updateRunsInIdOrder(
+    sql.dialect,
+    `status = CASE WHEN EXISTS (SELECT 1 FROM flows WHERE flows.id = runs.flow_id AND flows.paused_at IS NOT NULL) THEN 'held' ELSE 'queued' END,
+       lease_owner = NULL, lease_until = NULL, wake_at = NULL, lease_fence = lease_fence + 1, attempt = attempt + 1, error = NULL, finished_at = NULL`,
+    `${isOneOf(sql.dialect, 'id')} AND ${isOneOf(sql.dialect, 'status')}`,
+    'id',
   );
+  const rows = await sql.all<{ id: string }>(requeue.text, requeue.params([], [[...ids], [...from]]));
   return new Set(rows.map((row) => row.id));
 }
 
 const FORGET_POSTGRES = `DELETE FROM checkpoints USING ${batchRows('postgresql', [['run_id', 'text'], ['node_id', 'text']])}
   WHERE checkpoints.run_id = batch.run_id AND checkpoints.node_id = batch.node_id`;
-const MOVE_POSTGRES = `UPDATE runs SET version_id = batch.version_id FROM ${batchRows('postgresql', [['id', 'text'], ['version_id', 'text']])} WHERE runs.id = batch.id`;
+// The runs' rows taken in id order first, as every write of several runs takes them (runs.ts, above HEARTBEAT).
+const MOVE_POSTGRES = `WITH moves AS MATERIALIZED (
+    SELECT batch.* FROM ${batchRows('postgresql', [['id', 'text'], ['version_id', 'text']])} JOIN runs ON runs.id = batch.id ORDER BY runs.id COLLATE "C" FOR UPDATE OF runs)
+  UPDATE runs SET version_id = moves.version_id FROM moves WHERE runs.id = moves.id`;
 
 /**
  * Forgets checkpoints and moves runs to versions, for a batch of reruns on another

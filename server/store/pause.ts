@@ -6,6 +6,7 @@
  */
 import { isOneOf } from './batch.ts';
 import type { Sql } from './db.ts';
+import { updateRunsInIdOrder } from './runs.ts';
 import { insertEvents } from './timeline.ts';
 import type { TimelineEvent } from './types.ts';
 
@@ -32,10 +33,8 @@ export async function pauseFlow(sql: Sql, flowId: string, by: string, now: numbe
     const exists = await sql.get(`SELECT 1 AS found FROM flows WHERE id = ?`, [flowId]);
     return exists ? { held: 0, alreadyPaused: true } : null;
   }
-  const held = await sql.all<{ id: string; attempt: number }>(
-    `UPDATE runs SET status = 'held' WHERE flow_id = ? AND status = 'queued' RETURNING id, attempt`,
-    [flowId],
-  );
+  const hold = updateRunsInIdOrder(sql.dialect, `status = 'held'`, `flow_id = ? AND status = 'queued'`, 'id, attempt');
+  const held = await sql.all<{ id: string; attempt: number }>(hold.text, hold.params([], [flowId]));
   await insertEvents(sql, held.map((run): TimelineEvent => ({
     runId: run.id, type: 'run.held', nodeId: null, attempt: Number(run.attempt), data: { by, reason: 'paused' }, createdAt: now,
   })));
@@ -64,16 +63,10 @@ export async function resumeFlow(
   const changed = await sql.run(`UPDATE flows SET paused_at = NULL, paused_by = NULL WHERE id = ?`, [flowId]);
   if (changed === 0) return null;
   const { by, now } = options;
-  const dropped = options.dropScheduleFires
-    ? await sql.all<{ id: string; attempt: number }>(
-      `UPDATE runs SET status = 'cancelled', finished_at = ? WHERE flow_id = ? AND status = 'held' AND trigger_kind = 'schedule' RETURNING id, attempt`,
-      [now, flowId],
-    )
-    : [];
-  const released = await sql.all<{ id: string; attempt: number; seq: number }>(
-    `UPDATE runs SET status = 'queued' WHERE flow_id = ? AND status = 'held' RETURNING id, attempt, seq`,
-    [flowId],
-  );
+  const drop = updateRunsInIdOrder(sql.dialect, `status = 'cancelled', finished_at = ?`, `flow_id = ? AND status = 'held' AND trigger_kind = 'schedule'`, 'id, attempt');
+  const dropped = options.dropScheduleFires ? await sql.all<{ id: string; attempt: number }>(drop.text, drop.params([now], [flowId])) : [];
+  const release = updateRunsInIdOrder(sql.dialect, `status = 'queued'`, `flow_id = ? AND status = 'held'`, 'id, attempt, seq');
+  const released = await sql.all<{ id: string; attempt: number; seq: number }>(release.text, release.params([], [flowId]));
   released.sort((a, b) => Number(a.seq) - Number(b.seq));
   await insertEvents(sql, [
     ...dropped.map((run): TimelineEvent => ({

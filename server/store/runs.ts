@@ -3,7 +3,7 @@
  * and hands them to one worker (on PostgreSQL one statement, skipping rows another worker
  * is locking); every later write by that worker names the fence it got.
  */
-import { batchRows, isOneOf, perDialect } from './batch.ts';
+import { batchRows, isOneOf, perDialect, type PerDialect } from './batch.ts';
 import type { Db, Dialect, Row, Sql } from './db.ts';
 import { RUN_COLUMNS, toJson, toRun } from './rows.ts';
 import { inputValues, insertInputValues, searchedBody } from './input-values.ts';
@@ -228,10 +228,42 @@ async function leaseInSteps(sql: Sql, leaseParams: unknown[], pick: string, pick
   return sql.all(READ_BACK_LEASED, [ids]);
 }
 
-const HEARTBEAT = perDialect((dialect) =>
-  `UPDATE runs SET lease_until = ? WHERE status = 'running'
-     AND (id, lease_fence) IN (SELECT id, fence FROM ${batchRows(dialect, [['id', 'text'], ['fence', 'int']])})
-   RETURNING id`);
+/*
+ * On PostgreSQL every statement that changes several runs takes their rows in id order
+ * (a materialized `ORDER BY id COLLATE "C" FOR UPDATE` first: byte order, as JavaScript
+ * sorts ids), and so does a run parking on its children (child-runs.ts, `holdChildren`):
+ * two writers that need the same rows then queue for the first of them instead of each
+ * holding one the other waits for. Taken in whatever order the join gave, a worker's
+ * heartbeat holding a parent's row while it waited for the child's, and the parent
+ * parking (the child's row taken, its own next) deadlocked, and PostgreSQL failed one of
+ * them. SQLite has one writer at a time.
+ */
+/** An UPDATE of every run that matches `where`, in id order on PostgreSQL (above). */
+export interface RunsUpdate {
+  text: string;
+  /** The statement's parameters: `set`'s and `where`'s, each in the order written. */
+  params(setParams: readonly unknown[], whereParams: readonly unknown[]): unknown[];
+}
+
+export function updateRunsInIdOrder(dialect: Dialect, set: string, where: string, returning?: string): RunsUpdate {
+  if (dialect === 'sqlite') {
+    return { text: `UPDATE runs SET ${set} WHERE ${where}${returning ? ` RETURNING ${returning}` : ''}`, params: (setParams, whereParams) => [...setParams, ...whereParams] };
+  }
+  const qualified = returning ? ` RETURNING ${returning.split(',').map((column) => `runs.${column.trim()}`).join(', ')}` : '';
+  return {
+    text: `WITH locked AS MATERIALIZED (SELECT id FROM runs WHERE ${where} ORDER BY id COLLATE "C" FOR UPDATE)
+      UPDATE runs SET ${set} FROM locked WHERE runs.id = locked.id${qualified}`,
+    params: (setParams, whereParams) => [...whereParams, ...setParams],
+  };
+}
+
+const HELD_BATCH = (dialect: Dialect) => `status = 'running'
+     AND (id, lease_fence) IN (SELECT id, fence FROM ${batchRows(dialect, [['id', 'text'], ['fence', 'int']])})`;
+const HEARTBEAT: PerDialect = {
+  sqlite: `UPDATE runs SET lease_until = ? WHERE ${HELD_BATCH('sqlite')} RETURNING id`,
+  postgresql: `WITH held AS MATERIALIZED (SELECT id, ?::bigint AS until FROM runs WHERE ${HELD_BATCH('postgresql')} ORDER BY id COLLATE "C" FOR UPDATE)
+   UPDATE runs SET lease_until = held.until FROM held WHERE runs.id = held.id RETURNING runs.id`,
+};
 
 /**
  * Extends the leases a worker still holds; returns the ids it no longer holds. One
