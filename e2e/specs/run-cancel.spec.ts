@@ -26,11 +26,14 @@ test.beforeEach(async ({ request }) => {
 });
 
 async function cancelWhileActing(request: APIRequestContext, runPage: RunPage, page: Page, name: string, eventId: string) {
-  const { hookId } = await seedTemplate(request, TEMPLATE, name);
   // Slow enough that the invoice is still being created while the person reads the dialog and
   // the audit below reads the page: on a busy 2-core machine (the browser tests beside the
   // server and the other worker) those took 16 s from the webhook once and 25 s another time,
   // the audit alone 15 s, and with 25 s here the run had ended before Cancel was pressed.
+  // The step waits longer than its default 30 s for the answer.
+  const { hookId } = await seedTemplate(request, TEMPLATE, name, (draft) => ({
+    ...draft, nodes: draft.nodes.map((node) => (node.id === 'invoice' ? { ...node, data: { ...node.data, timeoutMs: 75_000 } } : node)),
+  }));
   await configureSandbox(request, 'payments', { latencyMs: 50_000 });
   const { runId } = await sendWebhook(request, hookId!, order(eventId, eventId.slice(-4)));
   await waitForRun(request, runId, ['running']);
