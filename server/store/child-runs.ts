@@ -2,9 +2,9 @@
  * Runs started by a Run flow step (engine/steps/flow-run.ts): the claim that records the
  * child, the wake-up a parent gets when its child ends, and the links the run page shows.
  */
-import type { PerDialect } from './batch.ts';
-import type { Sql } from './db.ts';
+import type { Dialect, Sql } from './db.ts';
 import { parseJson, RUN_COLUMNS, toJson, toRun } from './rows.ts';
+import { updateRunsInIdOrder, type RunsUpdate } from './runs.ts';
 import type { RunRow, RunStatus } from './types.ts';
 
 /** Statuses a run does not leave by itself: a parent waiting on it is woken. */
@@ -26,15 +26,15 @@ export async function recordClaimChild(sql: Sql, claim: { scope: string; key: st
  * either parked before this, or sees the child ended.
  */
 export async function wakeWaiters(sql: Sql, parentRunId: string, childRunId: string, now: number): Promise<void> {
-  await sql.run(WAKE_WAITERS[sql.dialect], [now, parentRunId, childRunId]);
+  const wake = WAKE_WAITERS[sql.dialect];
+  await sql.run(wake.text, wake.params([now], [parentRunId, childRunId]));
 }
 
 const WAITERS = `status = 'waiting' AND (id = ? OR waits_for_run_id = ?)`;
 // On PostgreSQL the waiters' rows are taken in id order, as every write of several runs takes them (runs.ts, above HEARTBEAT).
-const WAKE_WAITERS: PerDialect = {
-  sqlite: `UPDATE runs SET wake_at = ? WHERE ${WAITERS}`,
-  postgresql: `WITH waiters AS MATERIALIZED (SELECT id, ?::bigint AS wake_at FROM runs WHERE ${WAITERS} ORDER BY id COLLATE "C" FOR UPDATE)
-    UPDATE runs SET wake_at = waiters.wake_at FROM waiters WHERE runs.id = waiters.id`,
+const WAKE_WAITERS: Readonly<Record<Dialect, RunsUpdate>> = {
+  sqlite: updateRunsInIdOrder('sqlite', 'wake_at = ?', WAITERS),
+  postgresql: updateRunsInIdOrder('postgresql', 'wake_at = ?', WAITERS),
 };
 
 /** A child run a parking run waits for, and the status it last saw the child in. */

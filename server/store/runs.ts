@@ -3,7 +3,7 @@
  * and hands them to one worker (on PostgreSQL one statement, skipping rows another worker
  * is locking); every later write by that worker names the fence it got.
  */
-import { batchRows, isOneOf, perDialect, type PerDialect } from './batch.ts';
+import { batchRows, isOneOf, perDialect } from './batch.ts';
 import type { Db, Dialect, Row, Sql } from './db.ts';
 import { RUN_COLUMNS, toJson, toRun } from './rows.ts';
 import { inputValues, insertInputValues, searchedBody } from './input-values.ts';
@@ -259,10 +259,9 @@ export function updateRunsInIdOrder(dialect: Dialect, set: string, where: string
 
 const HELD_BATCH = (dialect: Dialect) => `status = 'running'
      AND (id, lease_fence) IN (SELECT id, fence FROM ${batchRows(dialect, [['id', 'text'], ['fence', 'int']])})`;
-const HEARTBEAT: PerDialect = {
-  sqlite: `UPDATE runs SET lease_until = ? WHERE ${HELD_BATCH('sqlite')} RETURNING id`,
-  postgresql: `WITH held AS MATERIALIZED (SELECT id, ?::bigint AS until FROM runs WHERE ${HELD_BATCH('postgresql')} ORDER BY id COLLATE "C" FOR UPDATE)
-   UPDATE runs SET lease_until = held.until FROM held WHERE runs.id = held.id RETURNING runs.id`,
+const HEARTBEAT: Readonly<Record<Dialect, RunsUpdate>> = {
+  sqlite: updateRunsInIdOrder('sqlite', 'lease_until = ?', HELD_BATCH('sqlite'), 'id'),
+  postgresql: updateRunsInIdOrder('postgresql', 'lease_until = ?', HELD_BATCH('postgresql'), 'id'),
 };
 
 /**
@@ -271,10 +270,10 @@ const HEARTBEAT: PerDialect = {
  */
 export async function heartbeatRuns(db: Db, runs: { id: string; fence: number }[], until: number): Promise<string[]> {
   if (runs.length === 0) return [];
-  const held = await db.durably((sql) => sql.all<{ id: string }>(
-    HEARTBEAT[sql.dialect],
-    [until, runs.map((run) => [run.id, run.fence])],
-  ));
+  const held = await db.durably((sql) => {
+    const heartbeat = HEARTBEAT[sql.dialect];
+    return sql.all<{ id: string }>(heartbeat.text, heartbeat.params([until], [runs.map((run) => [run.id, run.fence])]));
+  });
   const kept = new Set(held.map((row) => row.id));
   return runs.filter((run) => !kept.has(run.id)).map((run) => run.id);
 }
