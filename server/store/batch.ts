@@ -6,10 +6,10 @@
  */
 import type { Dialect, Sql } from './db.ts';
 
-/** The same statement, written once per dialect (built when the module loads). */
-export type PerDialect = Readonly<Record<Dialect, string>>;
+/** The same statement (its text, or a text with how to order its parameters), written once per dialect when the module loads. */
+export type PerDialect<T = string> = Readonly<Record<Dialect, T>>;
 
-export function perDialect(build: (dialect: Dialect) => string): PerDialect {
+export function perDialect<T = string>(build: (dialect: Dialect) => T): PerDialect<T> {
   return { sqlite: build('sqlite'), postgresql: build('postgresql') };
 }
 

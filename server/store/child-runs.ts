@@ -2,9 +2,10 @@
  * Runs started by a Run flow step (engine/steps/flow-run.ts): the claim that records the
  * child, the wake-up a parent gets when its child ends, and the links the run page shows.
  */
-import type { Dialect, Sql } from './db.ts';
+import { perDialect } from './batch.ts';
+import type { Sql } from './db.ts';
 import { parseJson, RUN_COLUMNS, toJson, toRun } from './rows.ts';
-import { updateRunsInIdOrder, type RunsUpdate } from './runs.ts';
+import { updateRunsInIdOrder } from './runs.ts';
 import type { RunRow, RunStatus } from './types.ts';
 
 /** Statuses a run does not leave by itself: a parent waiting on it is woken. */
@@ -32,10 +33,7 @@ export async function wakeWaiters(sql: Sql, parentRunId: string, childRunId: str
 
 const WAITERS = `status = 'waiting' AND (id = ? OR waits_for_run_id = ?)`;
 // On PostgreSQL the waiters' rows are taken in id order, as every write of several runs takes them (runs.ts, above HEARTBEAT).
-const WAKE_WAITERS: Readonly<Record<Dialect, RunsUpdate>> = {
-  sqlite: updateRunsInIdOrder('sqlite', 'wake_at = ?', WAITERS),
-  postgresql: updateRunsInIdOrder('postgresql', 'wake_at = ?', WAITERS),
-};
+const WAKE_WAITERS = perDialect((dialect) => updateRunsInIdOrder(dialect, 'wake_at = ?', WAITERS));
 
 /** A child run a parking run waits for, and the status it last saw the child in. */
 export interface ChildWait {

@@ -259,10 +259,7 @@ export function updateRunsInIdOrder(dialect: Dialect, set: string, where: string
 
 const HELD_BATCH = (dialect: Dialect) => `status = 'running'
      AND (id, lease_fence) IN (SELECT id, fence FROM ${batchRows(dialect, [['id', 'text'], ['fence', 'int']])})`;
-const HEARTBEAT: Readonly<Record<Dialect, RunsUpdate>> = {
-  sqlite: updateRunsInIdOrder('sqlite', 'lease_until = ?', HELD_BATCH('sqlite'), 'id'),
-  postgresql: updateRunsInIdOrder('postgresql', 'lease_until = ?', HELD_BATCH('postgresql'), 'id'),
-};
+const HEARTBEAT = perDialect((dialect) => updateRunsInIdOrder(dialect, 'lease_until = ?', HELD_BATCH(dialect), 'id'));
 
 /**
  * Extends the leases a worker still holds; returns the ids it no longer holds. One
